@@ -1,0 +1,311 @@
+/**
+ * `backoff-wasm/backoff` and `backoff-wasm/policy`: `createBackoff` of
+ * `@sdxc/backoff` (API.md section 2) and the fluent `Backoff` policy value
+ * (section 5) — one class. Options are validated once, in wasm, into plain
+ * numbers; a policy owns no wasm memory, and `delay()` is a few numeric wasm calls.
+ * @module
+ */
+import * as wasm from "./wasm.js";
+import { invalid, RANGE, TYPE } from "./errors.js";
+import { isSeeded, STREAM, systemRandom, type Random } from "./random.js";
+import type { DurationInput } from "./duration.js";
+
+/**
+ * Jitter: a fraction `f` in `[0, 1]` spreads each wait uniformly over
+ * `[d(1-f), d(1+f)]` (`Math.round(d * random.float(1 - f, 1 + f))`); `"full"`
+ * picks uniformly in `[0, d]` (`Math.round(random.float(0, d))`); `"equal"`
+ * keeps half and randomises half, `[d/2, d]` (`Math.round(d/2 + r * d/2)`,
+ * AWS "Exponential Backoff And Jitter"). 0 or absent: no draw, no rounding.
+ */
+export type Jitter = number | "full" | "equal";
+
+/** Options every policy shape takes. */
+export interface BackoffSharedOptions {
+  /** Attempts that wait 0 before the curve starts (a non-negative safe integer, default 0). */
+  free?: number;
+  /** See {@link Jitter}. */
+  jitter?: Jitter;
+  /**
+   * Source of jitter draws: a `Random` (anything with `float(min, max)`, or with
+   * `next()`), or a bare `() => number` in `[0, 1)`. Default `systemRandom()`.
+   * A seeded stream from `createRandom` draws inside wasm.
+   */
+  random?: Pick<Random, "float"> | Pick<Random, "next"> | (() => number);
+  /**
+   * Attempts in TOTAL, the first included (an integer >= 1): bounds `schedule()`,
+   * iteration and `retry()`. An extension of this package; the fluent form is `.maxAttempts(n)`.
+   */
+  maxAttempts?: number;
+}
+
+/** A growing curve. */
+export interface BackoffCurveOptions extends BackoffSharedOptions {
+  /** The first wait. */
+  base: DurationInput;
+  /** `"exponential"` (default): `base * factor^(n-1)`; `"linear"`: `base * n`; `"constant"`: `base`. */
+  growth?: "exponential" | "linear" | "constant";
+  /** Exponential multiplier, finite and >= 1 (default 2); only with exponential growth. */
+  factor?: number;
+  /** Ceiling of each wait before jitter, >= base; unbounded when omitted. */
+  max?: DurationInput;
+  steps?: never;
+}
+
+/** A fixed list of waits; the last repeats. */
+export interface BackoffStepsOptions extends BackoffSharedOptions {
+  /** A non-empty list of waits. */
+  steps: readonly DurationInput[];
+  base?: never;
+  growth?: never;
+  factor?: never;
+  max?: never;
+}
+
+/** Options of `createBackoff`. */
+export type BackoffOptions = BackoffCurveOptions | BackoffStepsOptions;
+
+/** What `toJSON()` returns: options that rebuild the policy (without `random`). */
+export interface BackoffJSON {
+  growth?: "exponential" | "linear" | "constant";
+  base?: number;
+  factor?: number;
+  max?: number;
+  steps?: number[];
+  free: number;
+  jitter: number | "full" | "equal";
+  maxAttempts?: number;
+}
+
+/** The record `compileBackoff` returns (validated numbers). */
+interface Compiled {
+  growth: number;
+  base: number;
+  factor: number;
+  cap: number;
+  steps: number[] | undefined;
+  free: number;
+  jitter: number;
+  fraction: number;
+  attempts: number | undefined;
+}
+
+const GROWTH = ["exponential", "linear", "constant"] as const;
+const JITTER_FULL = 3;
+const JITTER_EQUAL = 4;
+const SOURCE_DEFAULT = 0;
+const SOURCE_FUNCTION = 1;
+const SOURCE_FLOAT = 2;
+const SOURCE_NEXT = 3;
+const SOURCE_SEEDED = 4;
+let defaultRandom: Random | undefined;
+
+type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
+
+/**
+ * A retry policy: how long to wait before each retry. Immutable; every fluent
+ * method returns a new policy. Built by `createBackoff(options)`,
+ * `Backoff.fixed/linear/exponential(...)` or `Backoff.from(x)`.
+ *
+ * `Backoff.exponential("2 seconds").cap("5 minutes")` waits 2 s, 4 s, 8 s, …,
+ * 4 min 16 s, then 5 min for ever.
+ */
+export class Backoff implements Iterable<number> {
+  readonly #options: Readonly<Record<string, unknown>>;
+  readonly #p: Compiled;
+  readonly #random: RandomOption | undefined;
+  readonly #source: number;
+
+  /** @internal Use `createBackoff` or the static factories. */
+  private constructor(options: Record<string, unknown>, fluent: boolean) {
+    const p = wasm.compileBackoff(options, fluent) as unknown as Compiled;
+    const random = options.random as RandomOption | undefined;
+    let source = SOURCE_DEFAULT;
+    if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : wasm.randomKind(random);
+    this.#options = Object.freeze({ ...options });
+    this.#p = p;
+    this.#random = random;
+    this.#source = source;
+  }
+
+  /** @internal */
+  static create(options: BackoffOptions, fluent = false): Backoff {
+    return new Backoff({ ...(options as object) }, fluent);
+  }
+
+  /** The same wait every time. @throws RangeError/TypeError for a bad interval. */
+  static fixed(interval: DurationInput): Backoff {
+    return new Backoff({ base: interval, growth: "constant" }, true);
+  }
+
+  /** Waits `interval`, `2 × interval`, `3 × interval`, … @throws RangeError/TypeError for a bad interval. */
+  static linear(interval: DurationInput): Backoff {
+    return new Backoff({ base: interval, growth: "linear" }, true);
+  }
+
+  /**
+   * Waits `interval × factor^(n-1)`: `interval`, `interval × factor`, …
+   * @param factor finite and >= 1, default 2.
+   * @throws RangeError for a bad interval or factor.
+   */
+  static exponential(interval: DurationInput, factor = 2): Backoff {
+    return new Backoff({ base: interval, factor }, true);
+  }
+
+  /**
+   * A policy from what callers may pass where a policy is expected: a `Backoff`
+   * passes through; a number or duration text means `Backoff.fixed(x)`.
+   * @throws TypeError for anything else; RangeError for a bad duration.
+   */
+  static from(x: Backoff | DurationInput): Backoff {
+    if (x instanceof Backoff) return x;
+    if (typeof x === "number" || typeof x === "string") return Backoff.fixed(x);
+    throw invalid(TYPE, "policy", "a Backoff, a number of ms or duration text", x);
+  }
+
+  #with(key: string, value: unknown): Backoff {
+    return new Backoff({ ...this.#options, [key]: value }, true);
+  }
+
+  /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
+  maxAttempts(n: number): Backoff {
+    return this.#with("maxAttempts", n);
+  }
+
+  /** No single wait (before jitter) above `max`. @throws RangeError when below the interval. */
+  cap(max: DurationInput): Backoff {
+    return this.#with("max", max);
+  }
+
+  /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`/`"equal"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`. */
+  jitter(f: Jitter): Backoff {
+    return this.#with("jitter", f);
+  }
+
+  /** The first `n` attempts wait 0 (a non-negative safe integer). @throws RangeError otherwise. */
+  free(n: number): Backoff {
+    return this.#with("free", n);
+  }
+
+  /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
+  random(r: RandomOption): Backoff {
+    return this.#with("random", r);
+  }
+
+  /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
+  get attempts(): number | undefined {
+    return this.#p.attempts;
+  }
+
+  /**
+   * The wait in ms before retry `attempt` (1 = after the first failure).
+   * `attempt - free < 1` (or `NaN`) gives 0 with no draw; otherwise the
+   * pre-jitter delay, then one draw when jittered. Never throws for a number;
+   * an uncapped exponential curve may reach `Infinity`.
+   * @throws RangeError only when a user-supplied `random` returns a draw outside its range.
+   */
+  delay(attempt: number): number {
+    const p = this.#p;
+    let d: number;
+    if (p.steps === undefined) {
+      d = wasm.curveDelay(p.growth, p.base, p.factor, p.cap, p.free, attempt);
+      if (d < 0) return 0;
+    } else {
+      const i = wasm.stepIndex(p.steps.length, p.free, attempt);
+      if (i < 0) return 0;
+      d = p.steps[i] as number;
+    }
+    if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return d;
+    return this.#jitter(d);
+  }
+
+  #jitter(d: number): number {
+    const p = this.#p;
+    const random = this.#random as never;
+    switch (this.#source) {
+      case SOURCE_SEEDED:
+        return (random as { [STREAM]: wasm.Stream })[STREAM].jitter(p.jitter, p.fraction, d);
+      case SOURCE_FLOAT: {
+        const min = wasm.drawMin(p.jitter, p.fraction, d);
+        const max = wasm.drawMax(p.jitter, p.fraction, d);
+        return wasm.jitterFinish(p.jitter, p.fraction, d, (random as Random).float(min, max));
+      }
+      case SOURCE_NEXT:
+        return wasm.jitterFromUnit(p.jitter, p.fraction, d, (random as Random).next());
+      case SOURCE_FUNCTION:
+        return wasm.jitterFromUnit(p.jitter, p.fraction, d, (random as () => number)());
+      default: {
+        defaultRandom ??= systemRandom();
+        return wasm.jitterFromUnit(p.jitter, p.fraction, d, defaultRandom.next());
+      }
+    }
+  }
+
+  /**
+   * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
+   * @param now default `Date.now()`.
+   * @throws TypeError when `now` is not a number.
+   */
+  at(attempt: number, now: number = Date.now()): number {
+    if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+    return now + this.delay(attempt);
+  }
+
+  /**
+   * The `attempts - 1` waits, retries 1 … attempts - 1 (drawing in order when jittered).
+   * @throws RangeError when the policy has no `maxAttempts` (its schedule would be endless).
+   */
+  schedule(): number[] {
+    const n = this.#bounded("schedule()");
+    const out: number[] = [];
+    for (let retry = 1; retry < n; retry++) out.push(this.delay(retry));
+    return out;
+  }
+
+  /** The sum of `schedule()`, ms. @throws RangeError as `schedule()`. */
+  totalMs(): number {
+    let total = 0;
+    for (const d of this.schedule()) total += d;
+    return total;
+  }
+
+  #bounded(what: string): number {
+    const n = this.#p.attempts;
+    if (n === undefined) {
+      throw invalid(RANGE, "maxAttempts", `set (e.g. .maxAttempts(5)) before ${what}: without it the schedule is endless`, n);
+    }
+    return n;
+  }
+
+  /** The waits in order: `attempts - 1` of them, or endless when uncapped. */
+  *[Symbol.iterator](): Iterator<number> {
+    const n = this.#p.attempts ?? Number.POSITIVE_INFINITY;
+    for (let retry = 1; retry < n; retry++) yield this.delay(retry);
+  }
+
+  /** Plain options (ms numbers) that rebuild this policy with `createBackoff`; `random` is left out. */
+  toJSON(): BackoffJSON {
+    const p = this.#p;
+    const jitter = p.jitter === JITTER_FULL ? "full" : p.jitter === JITTER_EQUAL ? "equal" : p.fraction;
+    const out: BackoffJSON = p.steps
+      ? { steps: [...p.steps], free: p.free, jitter }
+      : { growth: GROWTH[p.growth] as BackoffJSON["growth"], base: p.base, free: p.free, jitter };
+    if (!p.steps && p.growth === 0) out.factor = p.factor;
+    if (!p.steps && p.cap !== Number.POSITIVE_INFINITY) out.max = p.cap;
+    if (p.attempts !== undefined) out.maxAttempts = p.attempts;
+    return out;
+  }
+}
+
+/**
+ * A policy from `@sdxc/backoff` options (API.md section 2), validated once.
+ * `createBackoff({ base: "1 second" })` waits 1000, 2000, 4000, …;
+ * `createBackoff({ free: 1, steps: [10, 20] })` waits 0, 10, 20, 20, …
+ * @throws RangeError for a negative or unparseable duration, `factor` < 1,
+ *   `max` < `base`, jitter outside `[0, 1]`, empty `steps`, a bad `free` or
+ *   `maxAttempts`; TypeError for a wrong type, an unknown option or growth,
+ *   `steps` together with curve options, or a `random` that is not a source.
+ */
+export function createBackoff(options: BackoffOptions): Backoff {
+  if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
+  return Backoff.create(options);
+}

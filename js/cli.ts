@@ -1,0 +1,167 @@
+/**
+ * The `backoff-wasm` command: `backoff-wasm schedule [options]` prints a retry
+ * schedule (API.md section 6). With no options it prints `@sigil/core`'s
+ * default: 8 attempts, 1 s doubling, 1 h ceiling, no jitter.
+ *
+ * Exit codes: 0 success, 2 bad usage (one line on stderr naming the option).
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { createBackoff, type BackoffOptions } from "./backoff.js";
+import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "./sigil.js";
+import { createRandom } from "./random.js";
+
+const HELP = `Usage: backoff-wasm schedule [options]
+
+Prints the wait before each retry, the time elapsed since the first failure,
+and the total retry window. With no options: @sigil/core's default schedule
+(8 attempts in total, 1 s doubling, capped at 1 h, no jitter).
+
+Options (durations are ms or text such as "5s", "2 minutes"):
+  --base <duration>     first wait (default 1s)
+  --max <duration>      ceiling of any wait before jitter (default 1h; "none" for unbounded)
+  --factor <number>     exponential multiplier, >= 1 (default 2)
+  --growth <kind>       exponential (default) | linear | constant
+  --steps <list>        comma-separated waits, the last repeating (replaces
+                        --base/--max/--factor/--growth)
+  --attempts <n>        attempts in total, the first included (default 8)
+  --free <n>            attempts that wait 0 before the curve starts (default 0)
+  --jitter <f>          ± fraction in [0, 1] (createBackoff's jitter), "full" or "equal"
+  --seed <seed>         seed for jitter draws (createRandom); without it draws are random
+  --format <format>     table (default) | json | csv
+  -h, --help            this text
+
+Exit status: 0 on success, 2 on a bad option (one line naming it).`;
+
+/** Maps a library option name to the flag that sets it. */
+const FLAG: Record<string, string> = {
+  base: "--base", max: "--max", factor: "--factor", growth: "--growth", steps: "--steps", "steps[i]": "--steps",
+  maxAttempts: "--attempts", free: "--free", jitter: "--jitter", seed: "--seed",
+};
+
+class UsageError extends Error {}
+
+function numberArg(flag: string, text: string): number {
+  if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text.trim())) {
+    throw new UsageError(`${flag} must be a number; received ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function durationArg(text: string): number | string {
+  return /^\d+$/.test(text.trim()) ? Number(text) : text;
+}
+
+/** `64 s`, `90 s`, `1 min`, `1 h`, `250 ms`: the largest unit that shows the wait exactly. */
+export function formatDelay(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  for (const [unit, size] of [["h", 3_600_000], ["min", 60_000], ["s", 1000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
+  }
+  return `${ms} ms`;
+}
+
+/** `2 min 7 s`, `1 h 0 min 5 s`, `1.5 s`: a clock-style breakdown. */
+export function formatElapsed(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000]] as const) {
+    if (rest >= size || parts.length > 0) {
+      const n = Math.floor(rest / size);
+      parts.push(`${n} ${unit}`);
+      rest -= n * size;
+    }
+  }
+  const s = rest / 1000;
+  if (s !== 0 || parts.length === 0) parts.push(`${Number.isInteger(s) ? s : Number(s.toFixed(3))} s`);
+  return parts.join(" ");
+}
+
+interface Row {
+  retry: number;
+  delayMs: number;
+  elapsedMs: number;
+}
+
+function buildOptions(v: Record<string, string | boolean | undefined>): BackoffOptions {
+  const shared: Record<string, unknown> = {
+    maxAttempts: v.attempts === undefined ? MAX_ATTEMPTS : numberArg("--attempts", v.attempts as string),
+  };
+  if (v.free !== undefined) shared.free = numberArg("--free", v.free as string);
+  if (v.jitter !== undefined) {
+    const j = v.jitter as string;
+    shared.jitter = j === "full" || j === "equal" ? j : numberArg("--jitter", j);
+  }
+  if (v.seed !== undefined) shared.random = createRandom(v.seed as string);
+  if (v.steps !== undefined) {
+    for (const flag of ["base", "max", "factor", "growth"]) {
+      if (v[flag] !== undefined) throw new UsageError(`--${flag} cannot be combined with --steps`);
+    }
+    const steps = (v.steps as string).split(",").map((s) => durationArg(s.trim()));
+    return { ...shared, steps } as BackoffOptions;
+  }
+  const curve: Record<string, unknown> = { ...shared, base: v.base === undefined ? BASE_DELAY_MS : durationArg(v.base as string) };
+  if (v.growth !== undefined) curve.growth = v.growth;
+  if (v.factor !== undefined) curve.factor = numberArg("--factor", v.factor as string);
+  if (v.max === undefined) curve.max = MAX_DELAY_MS;
+  else if (v.max !== "none") curve.max = durationArg(v.max as string);
+  return curve as unknown as BackoffOptions;
+}
+
+function render(rows: Row[], total: number, format: string): string {
+  if (format === "json") return JSON.stringify({ retries: rows, totalMs: total }, null, 2);
+  if (format === "csv") return ["retry,delay_ms,elapsed_ms", ...rows.map((r) => `${r.retry},${r.delayMs},${r.elapsedMs}`)].join("\n");
+  const table = [["retry", "delay", "elapsed"], ...rows.map((r) => [String(r.retry), formatDelay(r.delayMs), formatElapsed(r.elapsedMs)])];
+  const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => (row[c] as string).length)));
+  const lines = table.map((row) => row.map((cell, c) => (c === 0 ? cell.padStart(widths[0] as number) : cell.padEnd(widths[c] as number))).join("   ").trimEnd());
+  if (rows.length === 0) lines.push("(no retries: a single attempt)");
+  lines.push("", `total window: ${formatElapsed(total)} (${total} ms)`);
+  return lines.join("\n");
+}
+
+/** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
+export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        base: { type: "string" }, max: { type: "string" }, factor: { type: "string" }, growth: { type: "string" },
+        steps: { type: "string" }, attempts: { type: "string" }, free: { type: "string" }, jitter: { type: "string" },
+        seed: { type: "string" }, format: { type: "string", default: "table" }, help: { type: "boolean", short: "h" },
+      },
+    });
+    if (values.help) {
+      out(HELP);
+      return 0;
+    }
+    const [command, ...extra] = positionals;
+    if (command !== "schedule") throw new UsageError(command === undefined ? "missing command: try \"backoff-wasm schedule\"" : `unknown command ${JSON.stringify(command)}: try "backoff-wasm schedule"`);
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const format = values.format as string;
+    if (!["table", "json", "csv"].includes(format)) throw new UsageError(`--format must be table, json or csv; received ${JSON.stringify(format)}`);
+    let policy;
+    try {
+      policy = createBackoff(buildOptions(values));
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      const msg = (e as Error).message;
+      const option = msg.split(" ")[0] as string;
+      throw new UsageError(FLAG[option] ? `${FLAG[option]}: ${msg}` : msg);
+    }
+    const rows: Row[] = [];
+    let elapsed = 0;
+    policy.schedule().forEach((delayMs, i) => {
+      elapsed += delayMs;
+      rows.push({ retry: i + 1, delayMs, elapsedMs: elapsed });
+    });
+    out(render(rows, elapsed, format));
+    return 0;
+  } catch (e) {
+    const msg = e instanceof UsageError ? e.message : (e as Error).message.replace(/^Option '(-[^']+)'/, "$1");
+    err(`backoff-wasm: ${msg.split("\n")[0]}`);
+    return 2;
+  }
+}

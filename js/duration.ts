@@ -1,0 +1,64 @@
+/**
+ * `backoff-wasm/duration`: duration text of `@sdxc/duration` (API.md section 4),
+ * parsed in wasm.
+ * @module
+ */
+import * as wasm from "./wasm.js";
+import { InvalidDurationError, invalid, TYPE } from "./errors.js";
+
+export { InvalidDurationError };
+
+/** Long unit names: milliseconds … weeks (days and weeks are fixed 24 h and 7 d). */
+export type DurationUnit =
+  | "millisecond" | "milliseconds" | "second" | "seconds" | "minute" | "minutes"
+  | "hour" | "hours" | "day" | "days" | "week" | "weeks";
+
+/** Short unit names. */
+export type DurationUnitShort = "ms" | "s" | "m" | "h" | "d" | "w";
+
+/**
+ * Duration text: `"<amount> <long unit>"` (exactly one space), `"<amount><short unit>"`
+ * or a bare `"<amount>"` (ms). `<amount>` is `-?(0|[1-9][0-9]*)`; lower case only.
+ * A misspelt unit (`"5 minuts"`) does not type-check.
+ */
+export type DurationString = `${number}` | `${number}${DurationUnitShort}` | `${number} ${DurationUnit}`;
+
+/** Milliseconds as a number, or duration text. */
+export type DurationInput = number | DurationString;
+
+/** The result of `parse`: never thrown, always returned. */
+export type ParseResult =
+  | { status: "success"; data: number }
+  | { status: "failure"; error: InvalidDurationError };
+
+/**
+ * Parses duration text (trimmed as `String.prototype.trim` trims) into ms.
+ * `parse("5 minutes")` → `{ status: "success", data: 300000 }`;
+ * `parse("5 minuts")` → `{ status: "failure", error }` with `error.text === "5 minuts"`.
+ * Never throws; a non-string input is a failure.
+ */
+export function parse(text: string): ParseResult {
+  const ms = typeof text === "string" ? wasm.parseDuration(text) : Number.NaN;
+  return Number.isNaN(ms)
+    ? { status: "failure", error: new InvalidDurationError(text) }
+    : { status: "success", data: ms };
+}
+
+/**
+ * Milliseconds of a `DurationInput`: a number passes through unchanged; text is
+ * parsed, and text that is not a duration gives `NaN` (as the original does).
+ * @throws TypeError when `input` is neither a number nor a string.
+ */
+export function toMs(input: DurationInput): number {
+  if (typeof input === "number") return input;
+  if (typeof input === "string") return wasm.parseDuration(input);
+  throw invalid(TYPE, "input", "a number or duration text", input);
+}
+
+/**
+ * Whole seconds of a `DurationInput`: `Math.round(toMs(input) / 1000)`.
+ * @throws TypeError as `toMs`.
+ */
+export function toSeconds(input: DurationInput): number {
+  return Math.round(toMs(input) / 1000);
+}

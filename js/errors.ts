@@ -1,0 +1,83 @@
+/**
+ * Error classes shared by every entry point.
+ *
+ * `instanceof` works across every entry point and across the ESM and CommonJS
+ * copies of this package: membership is a brand (`Symbol.for`) rather than
+ * object identity.
+ * @module
+ */
+import * as wasm from "./wasm.js";
+
+const SIGIL_BRAND = Symbol.for("backoff-wasm.SigilError");
+const DURATION_BRAND = Symbol.for("backoff-wasm.InvalidDurationError");
+
+function branded(x: unknown, brand: symbol): boolean {
+  return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[brand] === true;
+}
+
+/** The only code `@sigil/core` uses: a bad attempt, option or random draw. */
+export type SigilErrorCode = "invalid_argument";
+
+/**
+ * Thrown by the `/sigil` entry point for a bad attempt number, option or
+ * random draw (API.md section 1). `message` names the option and the value
+ * received, e.g. `attempt must be an integer >= 1; received 0`.
+ */
+export class SigilError extends Error {
+  /** Always `"SigilError"`. */
+  override readonly name = "SigilError";
+  /** Machine-readable reason; always `"invalid_argument"`. */
+  readonly code: SigilErrorCode;
+
+  /** @param message what was wrong. @param code defaults to `"invalid_argument"`. */
+  constructor(message: string, code: SigilErrorCode = "invalid_argument") {
+    super(message);
+    this.code = code;
+  }
+
+  /** Brand check, so errors from any copy of the package match. */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return branded(x, SIGIL_BRAND);
+  }
+}
+Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
+
+/**
+ * The failure of `parse` (API.md section 4): `text` is the caller's input,
+ * verbatim (untrimmed, unchanged even when it is not valid Unicode), and
+ * `message === "Invalid duration: " + JSON.stringify(text)`.
+ */
+export class InvalidDurationError extends Error {
+  /** Always `"InvalidDurationError"`. */
+  override readonly name = "InvalidDurationError";
+  /** The text that failed to parse, exactly as given. */
+  readonly text: string;
+
+  /** @param text the input that is not a duration. */
+  constructor(text: string) {
+    super("Invalid duration: " + JSON.stringify(text));
+    this.text = text;
+  }
+
+  /** Brand check, so errors from any copy of the package match. */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return branded(x, DURATION_BRAND);
+  }
+}
+Object.defineProperty(InvalidDurationError.prototype, DURATION_BRAND, { value: true });
+
+wasm.registerSigilError(SigilError);
+
+/** Error classes of `invalid`: RangeError, TypeError. */
+export const RANGE = 0;
+export const TYPE = 1;
+
+/**
+ * The error this package throws for a bad argument checked in JavaScript,
+ * with the same message format as the checks made in Rust:
+ * `<option> must be <expected>; received <value>`.
+ * @internal
+ */
+export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expected: string, received: unknown): Error {
+  return wasm.invalidOption(kind, option, expected, received) as Error;
+}

@@ -1,0 +1,21 @@
+/**
+ * `backoff-wasm`: every entry point in one import. Duration's `parse` is
+ * `parseDuration` here, and Sigil's options type is `SigilBackoffOptions`
+ * (`BackoffOptions` is `createBackoff`'s).
+ * @module
+ */
+export {
+  MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS, nextDelayMs, retrySchedule, totalRetryWindowMs, seededRandom,
+  SigilError, type SigilErrorCode, type BackoffOptions as SigilBackoffOptions, type RetryScheduleOptions,
+} from "./sigil.js";
+export {
+  createBackoff, Backoff, type BackoffOptions, type BackoffCurveOptions, type BackoffStepsOptions,
+  type BackoffSharedOptions, type BackoffJSON, type Jitter,
+} from "./backoff.js";
+export {
+  createRandom, restoreRandom, systemRandom, systemSeed, type Random, type SeededRandom, type RandomState, type Seed,
+} from "./random.js";
+export {
+  parse as parseDuration, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString,
+  type DurationUnit, type DurationUnitShort, type ParseResult,
+} from "./duration.js";

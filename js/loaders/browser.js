@@ -1,0 +1,11 @@
+// Browsers and bundlers: the wasm bytes are inlined (base64) and compiled
+// synchronously, so no bundler plugin, asset URL or top-level await is needed.
+import { initSync } from "./backoff_wasm.js";
+import { wasmBase64 } from "./wasm-inline.js";
+
+const text = atob(wasmBase64);
+const bytes = new Uint8Array(text.length);
+for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+initSync({ module: new WebAssembly.Module(bytes) });
+
+export * from "./backoff_wasm.js";

@@ -1,0 +1,7 @@
+/**
+ * `backoff-wasm/policy`: the fluent policy value,
+ * `Backoff.exponential(…).maxAttempts(n).cap(max).jitter(f)` (API.md section 5).
+ * The same class `createBackoff` returns.
+ * @module
+ */
+export { Backoff } from "./backoff.js";

@@ -1,0 +1,90 @@
+/**
+ * `backoff-wasm/sigil`: the retry policy of `@sigil/core` (API.md section 1),
+ * computed by the shared curve engine (exponential, factor 2, ceiling,
+ * subtract-only jitter).
+ * @module
+ */
+import * as wasm from "./wasm.js";
+import { createRandom, type Seed } from "./random.js";
+import { SigilError, type SigilErrorCode } from "./errors.js";
+
+export { SigilError, type SigilErrorCode };
+
+const [maxAttempts, baseDelayMs, maxDelayMs] = wasm.sigilConstants() as unknown as [number, number, number];
+
+/** Attempts in total, the first delivery included: 8. */
+export const MAX_ATTEMPTS: number = maxAttempts;
+/** The wait after the first failure, ms: 1000. */
+export const BASE_DELAY_MS: number = baseDelayMs;
+/** The ceiling of any single wait, ms: 3 600 000 (one hour). */
+export const MAX_DELAY_MS: number = maxDelayMs;
+
+/** Options of `nextDelayMs`. */
+export interface BackoffOptions {
+  /** The wait after the first failure, ms (default 1000); a non-negative number. */
+  baseDelayMs?: number;
+  /** The ceiling of any single wait, ms (default 3 600 000); a non-negative number, `Infinity` allowed. */
+  maxDelayMs?: number;
+  /**
+   * Fraction in `(0, 1]` by which a wait may be shortened: `Math.round(capped * (1 - jitter * random()))`.
+   * Absent or 0: the exact value and no draw.
+   */
+  jitter?: number;
+  /** Source of the one draw in `[0, 1]`; default `Math.random`, looked up at each call. */
+  random?: () => number;
+}
+
+/** Options of `retrySchedule` and `totalRetryWindowMs`. */
+export interface RetryScheduleOptions extends BackoffOptions {
+  /** Attempts in total, the first included (default 8): an integer >= 1. */
+  maxAttempts?: number;
+}
+
+/**
+ * The wait before retry number `attempt` (1 = the wait after the first failure), in ms:
+ * `min(baseDelayMs * 2^(attempt-1), maxDelayMs)`, then, with `jitter`,
+ * `Math.round(capped * (1 - jitter * random()))` (one draw).
+ *
+ * `nextDelayMs(1)` is 1000, `nextDelayMs(40)` is 3 600 000;
+ * `nextDelayMs(4, { jitter: 0.25, random: () => 1 })` is 6000.
+ * @throws SigilError (`code: "invalid_argument"`) when `attempt` is not an
+ *   integer >= 1, an option is out of range or of the wrong type, an option
+ *   name is unknown, or a draw is not a number in `[0, 1]`. An exception thrown
+ *   by `random` itself passes through unchanged.
+ */
+export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
+  return wasm.sigilDelay(attempt, options, Math.random);
+}
+
+/**
+ * The waits before retries 1 … `maxAttempts - 1`, drawing in order.
+ * Default: `[1000, 2000, 4000, 8000, 16000, 32000, 64000]`; `{ maxAttempts: 1 }` gives `[]`.
+ * @throws SigilError as `nextDelayMs`, and when `maxAttempts` is not an integer >= 1.
+ */
+export function retrySchedule(options?: RetryScheduleOptions): number[] {
+  const attempts = wasm.sigilMaxAttempts(options);
+  const out: number[] = [];
+  for (let retry = 1; retry < attempts; retry++) out.push(nextDelayMs(retry, options));
+  return out;
+}
+
+/**
+ * The sum of `retrySchedule(options)`, ms: how long after the first failure the
+ * last attempt happens. Default 127 000.
+ * @throws SigilError as `retrySchedule`.
+ */
+export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
+  let total = 0;
+  for (const d of retrySchedule(options)) total += d;
+  return total;
+}
+
+/**
+ * A `random` function for Sigil options whose draws in `[0, 1)` equal
+ * `createRandom(seed).next()`, draw for draw.
+ * @throws TypeError when `seed` is neither a string nor a number.
+ */
+export function seededRandom(seed: Seed): () => number {
+  const stream = createRandom(seed);
+  return () => stream.next();
+}

@@ -1,0 +1,72 @@
+// Assembles pkg/ (what `npm pack ./pkg` publishes) from pkg-template/, the
+// wasm-bindgen output in build/bindgen and the compiled wrappers in build/js.
+//
+// One .wasm file serves every runtime; the wrappers are copied into one tree per
+// runtime, which differ only in ./wasm.js, the loader:
+//   dist/esm      Node/Bun/Deno `import`   (reads the .wasm with fs, synchronously)
+//   dist/cjs      Node `require`           (same, CommonJS; transformed by esbuild)
+//   dist/browser  browsers and bundlers    (wasm inlined as base64, compiled synchronously)
+//   dist/workerd  Cloudflare Workers       (imports the .wasm as a precompiled module)
+//   dist/types    .d.ts for every entry point (tsc output, with docs)
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import { transformSync } from "esbuild";
+
+const root = new URL("..", import.meta.url).pathname;
+const at = (...p) => join(root, ...p);
+const pkg = at("pkg");
+const bindgen = at("build", "bindgen");
+const compiled = at("build", "js");
+
+rmSync(pkg, { recursive: true, force: true });
+mkdirSync(join(pkg, "dist", "types"), { recursive: true });
+cpSync(at("pkg-template"), pkg, { recursive: true });
+
+const wasmBytes = readFileSync(join(bindgen, "backoff_wasm_bg.wasm"));
+writeFileSync(join(pkg, "dist", "backoff_wasm_bg.wasm"), wasmBytes);
+
+const glue = readFileSync(join(bindgen, "backoff_wasm.js"), "utf8");
+const modules = readdirSync(compiled).filter((f) => f.endsWith(".js"));
+
+function tree(name, loader, extra = {}) {
+  const dir = join(pkg, "dist", name);
+  mkdirSync(dir, { recursive: true });
+  for (const f of modules) writeFileSync(join(dir, f), readFileSync(join(compiled, f)));
+  writeFileSync(join(dir, "backoff_wasm.js"), glue);
+  writeFileSync(join(dir, "wasm.js"), readFileSync(at("js", "loaders", loader)));
+  for (const [f, text] of Object.entries(extra)) writeFileSync(join(dir, f), text);
+  return dir;
+}
+
+tree("esm", "node.js");
+tree("browser", "browser.js", { "wasm-inline.js": `export const wasmBase64 = "${wasmBytes.toString("base64")}";\n` });
+tree("workerd", "workerd.js");
+
+// CommonJS: the same modules transformed, with the CommonJS loader.
+const cjs = join(pkg, "dist", "cjs");
+mkdirSync(cjs, { recursive: true });
+writeFileSync(join(cjs, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+for (const f of [...modules, "backoff_wasm.js"]) {
+  const src = f === "backoff_wasm.js" ? glue : readFileSync(join(compiled, f), "utf8");
+  writeFileSync(join(cjs, f), transformSync(src, { format: "cjs", target: "node20", loader: "js" }).code);
+}
+writeFileSync(join(cjs, "wasm.js"), readFileSync(at("js", "loaders", "cjs.js")));
+
+// Types: tsc's declarations plus the glue's (internal, referenced by them).
+for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
+  cpSync(join(compiled, f), join(pkg, "dist", "types", f));
+}
+cpSync(join(bindgen, "backoff_wasm.d.ts"), join(pkg, "dist", "types", "backoff_wasm.d.ts"));
+cpSync(at("js", "wasm.d.ts"), join(pkg, "dist", "types", "wasm.d.ts"));
+
+// The command.
+mkdirSync(join(pkg, "bin"), { recursive: true });
+cpSync(at("js", "bin.js"), join(pkg, "bin", "backoff-wasm.js"));
+chmodSync(join(pkg, "bin", "backoff-wasm.js"), 0o755);
+
+// Version from Cargo.toml, so the crate and the package never disagree.
+const version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
+const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+manifest.version = version;
+writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+console.error(`[build] pkg/ ready: backoff-wasm@${version}, wasm ${wasmBytes.length} bytes`);

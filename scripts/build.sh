@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the publishable package in pkg/:
+#   cargo (wasm32, release) -> wasm-bindgen (web glue) -> wasm-opt (npm binaryen)
+#   -> tsc (js/*.ts -> build/js, with .d.ts) -> scripts/assemble.mjs (pkg/).
+# Run scripts/setup.sh first (npm start / npm test / npm run build do).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f .toolchain.env ] || { echo "[build] run scripts/setup.sh first" >&2; exit 1; }
+# shellcheck disable=SC1091
+. ./.toolchain.env
+export PATH="$HOME/.cargo/bin:$PATH"
+log() { printf '[build] %s\n' "$*" >&2; }
+
+log "cargo build --target wasm32-unknown-unknown ($WASM_RUSTC)"
+RUSTC="$WASM_RUSTC" CARGO_TARGET_DIR=target/wasm "$WASM_CARGO" build -q --release --lib --target wasm32-unknown-unknown
+
+log "wasm-bindgen --target web"
+rm -rf build/bindgen && mkdir -p build/bindgen
+wasm-bindgen --target web --omit-default-module-path --out-dir build/bindgen --out-name backoff_wasm \
+  target/wasm/wasm32-unknown-unknown/release/backoff_wasm.wasm
+
+log "wasm-opt -Oz"
+node_modules/.bin/wasm-opt -Oz --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-multivalue --strip-debug --strip-producers \
+  build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm
+
+log "tsc"
+rm -rf build/js
+node_modules/.bin/tsc -p js/tsconfig.json
+
+log "assemble pkg/"
+node scripts/assemble.mjs

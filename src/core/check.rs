@@ -1,0 +1,91 @@
+//! Validation of option values, shared by every surface. Each check returns
+//! the value or the text of what was expected; the bindings add the option's
+//! name, the value received and the error class (RangeError, TypeError or
+//! SigilError). Type checks (is it a number at all?) happen at the boundary.
+
+/// What an option must be, for error messages: `"<option> must be <Expected>"`.
+pub type Expected = &'static str;
+
+/// `Number.MAX_SAFE_INTEGER` (2^53 - 1).
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+fn is_integer(x: f64) -> bool {
+    x.is_finite() && x.trunc() == x
+}
+
+/// A retry or attempt number: an integer `>= 1` (any size).
+pub fn attempt_number(x: f64) -> Result<f64, Expected> {
+    if is_integer(x) && x >= 1.0 { Ok(x) } else { Err("an integer >= 1") }
+}
+
+/// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
+pub fn non_negative(x: f64) -> Result<f64, Expected> {
+    if x >= 0.0 { Ok(x) } else { Err("a non-negative number") }
+}
+
+/// Sigil's jitter: 0 (off) or a fraction in `(0, 1]`.
+pub fn sigil_jitter(x: f64) -> Result<f64, Expected> {
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("0 (no jitter) or a number in (0, 1]") }
+}
+
+/// A random draw handed back by a user's `random()`: a number in `[0, 1]`.
+pub fn unit_draw(x: f64) -> Result<f64, Expected> {
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("a function returning numbers in [0, 1]") }
+}
+
+/// A ± jitter fraction in `[0, 1]`.
+pub fn fraction(x: f64) -> Result<f64, Expected> {
+    if (0.0..=1.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err("a number in [0, 1], \"full\" or \"equal\"")
+    }
+}
+
+/// An exponential factor: finite and `>= 1`.
+pub fn factor(x: f64) -> Result<f64, Expected> {
+    if x.is_finite() && x >= 1.0 { Ok(x) } else { Err("a finite number >= 1") }
+}
+
+/// A count of free attempts: a non-negative safe integer.
+pub fn free(x: f64) -> Result<f64, Expected> {
+    if is_integer(x) && (0.0..=MAX_SAFE_INTEGER).contains(&x) {
+        Ok(x)
+    } else {
+        Err("a non-negative safe integer")
+    }
+}
+
+/// A delay in ms: finite and `>= 0` (a duration that parsed to a negative or
+/// overflowing number is rejected here).
+pub fn delay_ms(x: f64) -> Result<f64, Expected> {
+    if x.is_finite() && x >= 0.0 {
+        Ok(x)
+    } else {
+        Err("a non-negative finite duration (ms, or text such as \"5 seconds\")")
+    }
+}
+
+/// A ceiling in ms: `>= base`; `Infinity` means unbounded.
+pub fn ceiling(max: f64, base: f64) -> Result<f64, Expected> {
+    if max >= base && max >= 0.0 { Ok(max) } else { Err("a duration >= base") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds() {
+        assert!(attempt_number(1.0).is_ok() && attempt_number(1e300).is_ok());
+        for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
+            assert!(attempt_number(bad).is_err(), "{bad}");
+        }
+        assert!(non_negative(f64::INFINITY).is_ok() && non_negative(-0.5).is_err() && non_negative(f64::NAN).is_err());
+        assert!(sigil_jitter(1.0).is_ok() && sigil_jitter(1.01).is_err() && sigil_jitter(-0.1).is_err());
+        assert!(factor(1.0).is_ok() && factor(0.99).is_err() && factor(f64::INFINITY).is_err());
+        assert!(free(0.0).is_ok() && free(MAX_SAFE_INTEGER + 1.0).is_err() && free(1.5).is_err());
+        assert!(delay_ms(0.0).is_ok() && delay_ms(f64::INFINITY).is_err() && delay_ms(-1.0).is_err());
+        assert!(ceiling(f64::INFINITY, 5.0).is_ok() && ceiling(4.0, 5.0).is_err() && ceiling(f64::NAN, 5.0).is_err());
+    }
+}

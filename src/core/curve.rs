@@ -1,0 +1,398 @@
+//! The one curve engine behind every surface: growth (exponential, linear,
+//! constant, steps), ceiling, free attempts and jitter.
+//!
+//! Formulas are those of API.md: section 1 (Sigil: exponential with factor 2,
+//! subtract-only jitter), section 2 (`createBackoff`: growth kinds, ceiling,
+//! free attempts, ± and full jitter) and issue 8 (equal jitter, from the AWS
+//! Architecture Blog post "Exponential Backoff And Jitter", 2015).
+//! All arithmetic is IEEE-754 double precision, in the order JavaScript
+//! evaluates the same expressions, so results are bit-identical to the originals.
+
+use super::rng::{Draw, scale};
+
+/// How the pre-jitter delay grows with the counted attempt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Growth {
+    /// `base * factor^(n-1)`
+    Exponential,
+    /// `base * n`
+    Linear,
+    /// `base`
+    Constant,
+}
+
+impl Growth {
+    /// Numeric code used across the wasm boundary (0, 1, 2).
+    pub fn code(self) -> u32 {
+        match self {
+            Growth::Exponential => 0,
+            Growth::Linear => 1,
+            Growth::Constant => 2,
+        }
+    }
+    /// Inverse of [`Growth::code`]; unknown codes are `None`.
+    pub fn from_code(code: u32) -> Option<Growth> {
+        match code {
+            0 => Some(Growth::Exponential),
+            1 => Some(Growth::Linear),
+            2 => Some(Growth::Constant),
+            _ => None,
+        }
+    }
+    /// The option value naming this growth (`"exponential"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Growth::Exponential => "exponential",
+            Growth::Linear => "linear",
+            Growth::Constant => "constant",
+        }
+    }
+}
+
+/// A validated curve: every field already checked (see `check`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Curve {
+    pub growth: Growth,
+    /// First delay, ms, finite and `>= 0`.
+    pub base: f64,
+    /// Exponential multiplier, finite and `>= 1` (ignored by other growths).
+    pub factor: f64,
+    /// Ceiling before jitter, ms, `>= base`; `f64::INFINITY` when unbounded.
+    pub cap: f64,
+}
+
+impl Curve {
+    /// The pre-jitter delay for a counted attempt `n >= 1` (see [`counted`]).
+    ///
+    /// Exponential: `min(base * factor^(n-1), cap)`; linear: `min(base * n, cap)`;
+    /// constant: `base`. A zero base gives 0 where the original would compute
+    /// `0 * Infinity = NaN` for astronomically large attempts.
+    pub fn at(&self, n: f64) -> f64 {
+        match self.growth {
+            Growth::Exponential => self.grow(libm::pow(self.factor, n - 1.0)),
+            Growth::Linear => self.grow(n),
+            Growth::Constant => self.base,
+        }
+    }
+
+    #[inline]
+    fn grow(&self, multiplier: f64) -> f64 {
+        if self.base == 0.0 {
+            return 0.0;
+        }
+        (self.base * multiplier).min(self.cap)
+    }
+}
+
+/// `attempt - free` when that is `>= 1`, else 0 (also for `NaN`): the counted
+/// attempt of API.md section 2. 0 means "no delay, no draw".
+#[inline]
+pub fn counted(attempt: f64, free: f64) -> f64 {
+    let n = attempt - free;
+    if n >= 1.0 { n } else { 0.0 }
+}
+
+/// Index into a `steps` list of length `len >= 1` for counted attempt `n >= 1`:
+/// `min(n, len) - 1` (the last step repeats). A fractional `n` is floored
+/// (the original would index `steps[1.5]` and return `undefined`).
+#[inline]
+pub fn step_index(n: f64, len: usize) -> usize {
+    let n = n.floor();
+    if n >= len as f64 { len - 1 } else { n as usize - 1 }
+}
+
+/// JavaScript's `Math.round`: the nearest integer, ties toward `+Infinity`,
+/// `-0` kept for results in `[-0.5, -0]`. (Rust's `f64::round` rounds ties away from zero.)
+#[inline]
+pub fn js_round(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let floor = x.floor();
+    let r = if x - floor >= 0.5 { floor + 1.0 } else { floor };
+    if r == 0.0 && x.is_sign_negative() { -0.0 } else { r }
+}
+
+/// A jitter kind with its parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Jitter {
+    /// No jitter: no draw, no rounding.
+    None,
+    /// Sigil: `round(d * (1 - f * r))`, `r` a raw draw in `[0, 1]`; only ever shortens.
+    Subtract(f64),
+    /// `@sdxc/backoff`: `round(d * random.float(1 - f, 1 + f))`.
+    Spread(f64),
+    /// `round(random.float(0, d))`.
+    Full,
+    /// `round(d / 2 + r * d / 2)`, `r = random.float(0, 1)` (AWS "equal jitter").
+    Equal,
+}
+
+impl Jitter {
+    /// Numeric code used across the wasm boundary.
+    pub fn code(self) -> u32 {
+        match self {
+            Jitter::None => 0,
+            Jitter::Subtract(_) => 1,
+            Jitter::Spread(_) => 2,
+            Jitter::Full => 3,
+            Jitter::Equal => 4,
+        }
+    }
+
+    /// Rebuilds a jitter from its code and fraction; unknown codes are `None`.
+    pub fn from_code(code: u32, fraction: f64) -> Option<Jitter> {
+        match code {
+            0 => Some(Jitter::None),
+            1 => Some(Jitter::Subtract(fraction)),
+            2 => Some(Jitter::Spread(fraction)),
+            3 => Some(Jitter::Full),
+            4 => Some(Jitter::Equal),
+            _ => None,
+        }
+    }
+
+    /// The fraction parameter (0 for kinds without one).
+    pub fn fraction(self) -> f64 {
+        match self {
+            Jitter::Subtract(f) | Jitter::Spread(f) => f,
+            _ => 0.0,
+        }
+    }
+
+    /// Whether a delay `d` takes a draw. Jitter `0`, no jitter, and a delay that
+    /// is not finite (an uncapped curve that overflowed) take none.
+    #[inline]
+    pub fn draws(self, d: f64) -> bool {
+        match self {
+            Jitter::None => false,
+            Jitter::Subtract(f) | Jitter::Spread(f) => f != 0.0 && d.is_finite(),
+            Jitter::Full | Jitter::Equal => d.is_finite(),
+        }
+    }
+
+    /// The `(min, max)` arguments of the one draw `random.float(min, max)` for delay `d`.
+    #[inline]
+    pub fn draw_range(self, d: f64) -> (f64, f64) {
+        match self {
+            Jitter::Spread(f) => (1.0 - f, 1.0 + f),
+            Jitter::Full => (0.0, d),
+            _ => (0.0, 1.0),
+        }
+    }
+
+    /// Whether `x` is an acceptable result of the draw for `d` (a finite number
+    /// inside the closed range; a stub returning exactly `max` is legal).
+    #[inline]
+    pub fn draw_ok(self, d: f64, x: f64) -> bool {
+        let (lo, hi) = self.draw_range(d);
+        x >= lo && x <= hi
+    }
+
+    /// The jittered delay from the pre-jitter delay `d` and the draw `x`.
+    #[inline]
+    pub fn finish(self, d: f64, x: f64) -> f64 {
+        match self {
+            Jitter::None => d,
+            Jitter::Subtract(f) => js_round(d * (1.0 - f * x)),
+            Jitter::Spread(_) => js_round(d * x),
+            Jitter::Full => js_round(x),
+            Jitter::Equal => js_round(d / 2.0 + x * d / 2.0),
+        }
+    }
+
+    /// The closed interval every jittered result for `d` lies in (before rounding
+    /// moves it by at most 0.5): documentation and charts use this.
+    pub fn band(self, d: f64) -> (f64, f64) {
+        match self {
+            Jitter::None => (d, d),
+            Jitter::Subtract(f) => (d * (1.0 - f), d),
+            Jitter::Spread(f) => (d * (1.0 - f), d * (1.0 + f)),
+            Jitter::Full => (0.0, d),
+            Jitter::Equal => (d / 2.0, d),
+        }
+    }
+
+    /// Applies the jitter with one draw from `rng` when [`Jitter::draws`] says so.
+    pub fn apply<R: Draw + ?Sized>(self, d: f64, rng: &mut R) -> f64 {
+        if !self.draws(d) {
+            return d;
+        }
+        let (lo, hi) = self.draw_range(d);
+        self.finish(d, rng.float(lo, hi))
+    }
+}
+
+/// The shape of the pre-jitter delays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Curve(Curve),
+    /// Non-empty list of delays, ms; the last repeats.
+    Steps(Vec<f64>),
+}
+
+/// A whole validated policy: shape, free attempts and jitter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    pub shape: Shape,
+    /// Attempts that wait 0 before the curve starts (non-negative integer).
+    pub free: f64,
+    pub jitter: Jitter,
+}
+
+impl Policy {
+    /// The pre-jitter delay for `attempt` (0 for free attempts and `NaN`).
+    pub fn base_delay(&self, attempt: f64) -> f64 {
+        let n = counted(attempt, self.free);
+        if n == 0.0 {
+            return 0.0;
+        }
+        match &self.shape {
+            Shape::Curve(c) => c.at(n),
+            Shape::Steps(s) => s[step_index(n, s.len())],
+        }
+    }
+
+    /// The delay for `attempt`, taking at most one draw from `rng`.
+    pub fn delay<R: Draw + ?Sized>(&self, attempt: f64, rng: &mut R) -> f64 {
+        let d = self.base_delay(attempt);
+        if counted(attempt, self.free) == 0.0 {
+            return d;
+        }
+        self.jitter.apply(d, rng)
+    }
+
+    /// Sigil's policy (API.md section 1): exponential, factor 2, ceiling
+    /// `max_delay`, no free attempts, subtract-only jitter; attempt = retry number.
+    pub fn sigil(base_delay: f64, max_delay: f64, jitter: f64) -> Policy {
+        Policy {
+            shape: Shape::Curve(Curve { growth: Growth::Exponential, base: base_delay, factor: 2.0, cap: max_delay }),
+            free: 0.0,
+            jitter: Jitter::Subtract(jitter),
+        }
+    }
+}
+
+/// `scale` re-exported for callers that draw outside a [`Draw`] (a JS callback).
+pub fn float_between(min: f64, max: f64, r: f64) -> f64 {
+    scale(min, max, r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::Sfc32;
+
+    struct Fixed(f64);
+    impl Draw for Fixed {
+        fn next(&mut self) -> f64 {
+            self.0
+        }
+    }
+
+    fn curve(growth: Growth, base: f64, factor: f64, cap: f64) -> Policy {
+        Policy { shape: Shape::Curve(Curve { growth, base, factor, cap }), free: 0.0, jitter: Jitter::None }
+    }
+    fn run(p: &Policy, attempts: std::ops::RangeInclusive<u32>) -> Vec<f64> {
+        attempts.map(|a| p.base_delay(f64::from(a))).collect()
+    }
+    const INF: f64 = f64::INFINITY;
+
+    #[test]
+    fn sigil_defaults_and_clamp() {
+        let p = Policy::sigil(1000.0, 3_600_000.0, 0.0);
+        assert_eq!(run(&p, 1..=7), [1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0]);
+        // 2^31 * 1000 is far above the ceiling; attempts 31-33, 40, 1000, 2^53-1 all clamp.
+        for a in [13.0, 31.0, 32.0, 33.0, 40.0, 1000.0, 9_007_199_254_740_991.0] {
+            assert_eq!(p.base_delay(a), 3_600_000.0, "attempt {a}");
+        }
+        assert_eq!(p.base_delay(12.0), 2_048_000.0);
+        assert_eq!(Policy::sigil(100.0, 250.0, 0.0).base_delay(3.0), 250.0);
+    }
+
+    #[test]
+    fn sigil_subtract_jitter() {
+        let p = Policy::sigil(1000.0, 3_600_000.0, 0.25);
+        assert_eq!(p.delay(4.0, &mut Fixed(1.0)), 6000.0);
+        assert_eq!(p.delay(4.0, &mut Fixed(0.0)), 8000.0);
+        let half = Policy::sigil(1000.0, 3_600_000.0, 0.5);
+        let got: Vec<f64> = (1..=7).map(|a| half.delay(f64::from(a), &mut Fixed(1.0))).collect();
+        assert_eq!(got, [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0]);
+        // jitter 0 takes no draw
+        assert!(!Policy::sigil(1000.0, 1e9, 0.0).jitter.draws(1000.0));
+    }
+
+    #[test]
+    fn growth_vectors() {
+        assert_eq!(run(&curve(Growth::Exponential, 1000.0, 2.0, INF), 1..=5), [1000.0, 2000.0, 4000.0, 8000.0, 16000.0]);
+        assert_eq!(run(&curve(Growth::Exponential, 100.0, 3.0, INF), 1..=4), [100.0, 300.0, 900.0, 2700.0]);
+        assert_eq!(run(&curve(Growth::Linear, 60000.0, 2.0, INF), 1..=3), [60000.0, 120000.0, 180000.0]);
+        assert_eq!(run(&curve(Growth::Exponential, 15000.0, 2.0, 60000.0), 1..=4), [15000.0, 30000.0, 60000.0, 60000.0]);
+        assert_eq!(curve(Growth::Exponential, 15000.0, 2.0, 43_200_000.0).base_delay(20.0), 43_200_000.0);
+        assert_eq!(run(&curve(Growth::Constant, 7.0, 2.0, INF), 1..=3), [7.0, 7.0, 7.0]);
+        // uncapped exponential overflows to Infinity, as the original does
+        assert_eq!(curve(Growth::Exponential, 1.0, 2.0, INF).base_delay(5000.0), INF);
+        // a zero base never becomes 0 * Infinity = NaN
+        assert_eq!(curve(Growth::Exponential, 0.0, 2.0, INF).base_delay(1e300), 0.0);
+        assert_eq!(curve(Growth::Linear, 0.0, 2.0, INF).base_delay(INF), 0.0);
+    }
+
+    #[test]
+    fn free_attempts_and_steps() {
+        let mut p = curve(Growth::Exponential, 1000.0, 2.0, INF);
+        p.free = 3.0;
+        assert_eq!(run(&p, 1..=6), [0.0, 0.0, 0.0, 1000.0, 2000.0, 4000.0]);
+        let s = Policy { shape: Shape::Steps(vec![10.0, 20.0]), free: 1.0, jitter: Jitter::None };
+        assert_eq!(run(&s, 1..=4), [0.0, 10.0, 20.0, 20.0]);
+        assert_eq!(s.base_delay(f64::NAN), 0.0);
+        assert_eq!(s.base_delay(INF), 20.0);
+        assert_eq!(s.base_delay(2.5), 10.0);
+        assert_eq!(s.base_delay(-3.0), 0.0);
+    }
+
+    #[test]
+    fn spread_and_full_jitter_match_the_formulas() {
+        let mut p = curve(Growth::Exponential, 1000.0, 2.0, INF);
+        p.jitter = Jitter::Spread(0.2);
+        let mut g = Sfc32::from_str_seed("scale");
+        let mut h = g;
+        let expected = js_round(4000.0 * h.float(0.8, 1.2));
+        assert_eq!(p.delay(3.0, &mut g), expected);
+        p.jitter = Jitter::Full;
+        let mut g = Sfc32::from_str_seed("full");
+        for a in 1..=20 {
+            let d = p.base_delay(f64::from(a));
+            let j = p.delay(f64::from(a), &mut g);
+            assert!(j >= 0.0 && j <= d && j.fract() == 0.0);
+        }
+    }
+
+    #[test]
+    fn free_attempts_take_no_draw() {
+        let mut p = curve(Growth::Exponential, 1000.0, 2.0, INF);
+        p.free = 1.0;
+        p.jitter = Jitter::Full;
+        let mut g = Sfc32::from_str_seed("s");
+        let before = g.words();
+        assert_eq!(p.delay(1.0, &mut g), 0.0);
+        assert_eq!(g.words(), before);
+    }
+
+    #[test]
+    fn js_round_matches_javascript() {
+        assert_eq!(js_round(2.5), 3.0);
+        assert_eq!(js_round(-2.5), -2.0);
+        assert_eq!(js_round(0.49999999999999994), 0.0);
+        assert!(js_round(-0.2).is_sign_negative());
+        assert_eq!(js_round(4_503_599_627_370_497.0), 4_503_599_627_370_497.0);
+        assert_eq!(js_round(1.4999999999999998), 1.0);
+    }
+
+    #[test]
+    fn equal_jitter_and_bands() {
+        assert_eq!(Jitter::Equal.finish(1000.0, 0.0), 500.0);
+        assert_eq!(Jitter::Equal.finish(1000.0, 1.0), 1000.0);
+        assert_eq!(Jitter::Spread(0.5).band(100.0), (50.0, 150.0));
+        assert_eq!(Jitter::Subtract(0.25).band(8000.0), (6000.0, 8000.0));
+    }
+}

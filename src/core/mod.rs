@@ -1,0 +1,18 @@
+//! The pure-Rust core: no wasm-bindgen types, tested natively with `cargo test`.
+//!
+//! - [`rng`]: the seed hash and sfc32 stream (API.md section 3);
+//! - [`curve`]: the one delay engine (growth, ceiling, free attempts, jitter);
+//! - [`duration`]: duration text (API.md section 4);
+//! - [`check`]: option validation shared by every surface.
+
+pub mod check;
+pub mod curve;
+pub mod duration;
+pub mod rng;
+
+/// Sigil's `MAX_ATTEMPTS`: attempts in total, the first delivery included.
+pub const SIGIL_MAX_ATTEMPTS: u32 = 8;
+/// Sigil's `BASE_DELAY_MS`: the wait after the first failure.
+pub const SIGIL_BASE_DELAY_MS: f64 = 1_000.0;
+/// Sigil's `MAX_DELAY_MS`: one hour, the ceiling of any single wait.
+pub const SIGIL_MAX_DELAY_MS: f64 = 3_600_000.0;
