@@ -15,9 +15,17 @@ import type { DurationInput } from "./duration.js";
  * `[d(1-f), d(1+f)]` (`Math.round(d * random.float(1 - f, 1 + f))`); `"full"`
  * picks uniformly in `[0, d]` (`Math.round(random.float(0, d))`); `"equal"`
  * keeps half and randomises half, `[d/2, d]` (`Math.round(d/2 + r * d/2)`,
- * AWS "Exponential Backoff And Jitter"). 0 or absent: no draw, no rounding.
+ * AWS "Exponential Backoff And Jitter"); `"decorrelated"` replaces the growth
+ * curve with AWS's decorrelated recurrence `sleep_0 = base`,
+ * `sleep_k = min(cap, random.float(base, 3 * sleep_{k-1}))`, in `[base, cap]`
+ * (needs a cap; curve policies only; one draw per step, at most the last 1000
+ * steps of attempt n are iterated). 0 or absent: no draw, no rounding.
+ *
+ * Ranges of one jittered wait `d` (before rounding to an integer):
+ * `f` → `[d(1-f), d(1+f)]`; `"full"` → `[0, d]`; `"equal"` → `[d/2, d]`;
+ * `"decorrelated"` → `[base, min(cap, 3^n base)]`.
  */
-export type Jitter = number | "full" | "equal";
+export type Jitter = number | "full" | "equal" | "decorrelated";
 
 /** Options every policy shape takes. */
 export interface BackoffSharedOptions {
@@ -31,6 +39,12 @@ export interface BackoffSharedOptions {
    * A seeded stream from `createRandom` draws inside wasm.
    */
   random?: Pick<Random, "float"> | Pick<Random, "next"> | (() => number);
+  /**
+   * Keyed jitter: the draw for attempt `n` is `createRandom(String(seed) + " " + n).next()`,
+   * so `delay(n)` is a pure function of (seed, n) — the same in any order, in any
+   * process, after a restart. Cannot be combined with `random` (TypeError).
+   */
+  seed?: string | number;
   /**
    * Attempts in TOTAL, the first included (an integer >= 1): bounds `schedule()`,
    * iteration and `retry()`. An extension of this package; the fluent form is `.maxAttempts(n)`.
@@ -72,7 +86,8 @@ export interface BackoffJSON {
   max?: number;
   steps?: number[];
   free: number;
-  jitter: number | "full" | "equal";
+  jitter: number | "full" | "equal" | "decorrelated";
+  seed?: string;
   maxAttempts?: number;
 }
 
@@ -87,16 +102,17 @@ interface Compiled {
   jitter: number;
   fraction: number;
   attempts: number | undefined;
+  key: [number, number, number, number] | undefined;
 }
 
 const GROWTH = ["exponential", "linear", "constant"] as const;
-const JITTER_FULL = 3;
-const JITTER_EQUAL = 4;
+const JITTER_NAMES: Record<number, "full" | "equal" | "decorrelated"> = { 3: "full", 4: "equal", 5: "decorrelated" };
+const JITTER_DECORRELATED = 5;
+/** Draw sources; 1–3 are `randomKind` codes (function, float(), next()). */
 const SOURCE_DEFAULT = 0;
-const SOURCE_FUNCTION = 1;
-const SOURCE_FLOAT = 2;
 const SOURCE_NEXT = 3;
 const SOURCE_SEEDED = 4;
+const SOURCE_KEYED = 5;
 let defaultRandom: Random | undefined;
 
 type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
@@ -120,7 +136,8 @@ export class Backoff implements Iterable<number> {
     const p = wasm.compileBackoff(options, fluent) as unknown as Compiled;
     const random = options.random as RandomOption | undefined;
     let source = SOURCE_DEFAULT;
-    if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : wasm.randomKind(random);
+    if (p.key !== undefined) source = SOURCE_KEYED;
+    else if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : wasm.randomKind(random);
     this.#options = Object.freeze({ ...options });
     this.#p = p;
     this.#random = random;
@@ -176,7 +193,7 @@ export class Backoff implements Iterable<number> {
     return this.#with("max", max);
   }
 
-  /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`/`"equal"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`. */
+  /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`, `"equal"`, `"decorrelated"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`, TypeError for an unknown kind. */
   jitter(f: Jitter): Backoff {
     return this.#with("jitter", f);
   }
@@ -189,6 +206,15 @@ export class Backoff implements Iterable<number> {
   /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
   random(r: RandomOption): Backoff {
     return this.#with("random", r);
+  }
+
+  /**
+   * Keyed jitter from `seed` (see `BackoffSharedOptions.seed`): `delay(n)` becomes a pure
+   * function of (seed, n). @throws TypeError for a seed that is not a string or number, or
+   * when the policy has a `random`.
+   */
+  seed(seed: string | number): Backoff {
+    return this.#with("seed", seed);
   }
 
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
@@ -205,6 +231,10 @@ export class Backoff implements Iterable<number> {
    */
   delay(attempt: number): number {
     const p = this.#p;
+    if (p.jitter === JITTER_DECORRELATED) {
+      const n = wasm.countedAttempt(attempt, p.free);
+      return n === 0 ? 0 : this.#decorrelated(n);
+    }
     let d: number;
     if (p.steps === undefined) {
       d = wasm.curveDelay(p.growth, p.base, p.factor, p.cap, p.free, attempt);
@@ -215,28 +245,33 @@ export class Backoff implements Iterable<number> {
       d = p.steps[i] as number;
     }
     if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return d;
-    return this.#jitter(d);
-  }
-
-  #jitter(d: number): number {
-    const p = this.#p;
-    const random = this.#random as never;
     switch (this.#source) {
       case SOURCE_SEEDED:
-        return (random as { [STREAM]: wasm.Stream })[STREAM].jitter(p.jitter, p.fraction, d);
-      case SOURCE_FLOAT: {
-        const min = wasm.drawMin(p.jitter, p.fraction, d);
-        const max = wasm.drawMax(p.jitter, p.fraction, d);
-        return wasm.jitterFinish(p.jitter, p.fraction, d, (random as Random).float(min, max));
+        return (this.#random as unknown as { [STREAM]: wasm.Stream })[STREAM].jitter(p.jitter, p.fraction, d);
+      case SOURCE_KEYED: {
+        const k = p.key as number[];
+        return wasm.keyedJitter(k[0]!, k[1]!, k[2]!, k[3]!, p.jitter, p.fraction, d, attempt);
       }
-      case SOURCE_NEXT:
-        return wasm.jitterFromUnit(p.jitter, p.fraction, d, (random as Random).next());
-      case SOURCE_FUNCTION:
-        return wasm.jitterFromUnit(p.jitter, p.fraction, d, (random as () => number)());
-      default: {
-        defaultRandom ??= systemRandom();
-        return wasm.jitterFromUnit(p.jitter, p.fraction, d, defaultRandom.next());
+      case SOURCE_DEFAULT:
+        return wasm.jsJitter((defaultRandom ??= systemRandom()), SOURCE_NEXT, p.jitter, p.fraction, d);
+      default:
+        return wasm.jsJitter(this.#random, this.#source, p.jitter, p.fraction, d);
+    }
+  }
+
+  #decorrelated(n: number): number {
+    const p = this.#p;
+    switch (this.#source) {
+      case SOURCE_SEEDED:
+        return (this.#random as unknown as { [STREAM]: wasm.Stream })[STREAM].decorrelated(p.base, p.cap, n);
+      case SOURCE_KEYED: {
+        const k = p.key as number[];
+        return wasm.keyedDecorrelated(k[0]!, k[1]!, k[2]!, k[3]!, p.base, p.cap, n);
       }
+      case SOURCE_DEFAULT:
+        return wasm.jsDecorrelated((defaultRandom ??= systemRandom()), SOURCE_NEXT, p.base, p.cap, n);
+      default:
+        return wasm.jsDecorrelated(this.#random, this.#source, p.base, p.cap, n);
     }
   }
 
@@ -285,13 +320,15 @@ export class Backoff implements Iterable<number> {
   /** Plain options (ms numbers) that rebuild this policy with `createBackoff`; `random` is left out. */
   toJSON(): BackoffJSON {
     const p = this.#p;
-    const jitter = p.jitter === JITTER_FULL ? "full" : p.jitter === JITTER_EQUAL ? "equal" : p.fraction;
+    const jitter = JITTER_NAMES[p.jitter] ?? p.fraction;
     const out: BackoffJSON = p.steps
       ? { steps: [...p.steps], free: p.free, jitter }
       : { growth: GROWTH[p.growth] as BackoffJSON["growth"], base: p.base, free: p.free, jitter };
     if (!p.steps && p.growth === 0) out.factor = p.factor;
     if (!p.steps && p.cap !== Number.POSITIVE_INFINITY) out.max = p.cap;
     if (p.attempts !== undefined) out.maxAttempts = p.attempts;
+    const seed = this.#options.seed;
+    if (seed !== undefined) out.seed = String(seed);
     return out;
   }
 }

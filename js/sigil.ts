@@ -32,6 +32,12 @@ export interface BackoffOptions {
   jitter?: number;
   /** Source of the one draw in `[0, 1]`; default `Math.random`, looked up at each call. */
   random?: () => number;
+  /**
+   * Keyed jitter (an extension of this package): the draw for retry `attempt` is
+   * `createRandom(String(seed) + " " + attempt).next()`, so the wait is a pure function of
+   * (seed, attempt) — recomputable after a restart. Cannot be combined with `random` (TypeError).
+   */
+  seed?: string | number;
 }
 
 /** Options of `retrySchedule` and `totalRetryWindowMs`. */
@@ -50,7 +56,7 @@ export interface RetryScheduleOptions extends BackoffOptions {
  * @throws SigilError (`code: "invalid_argument"`) when `attempt` is not an
  *   integer >= 1, an option is out of range or of the wrong type, an option
  *   name is unknown, or a draw is not a number in `[0, 1]`. An exception thrown
- *   by `random` itself passes through unchanged.
+ *   by `random` itself passes through unchanged. TypeError when both `seed` and `random` are given.
  */
 export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
   return wasm.sigilDelay(attempt, options, Math.random);

@@ -12,9 +12,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::core::{
     SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, check,
-    curve::{Curve, Growth, Jitter, counted, step_index},
+    curve::{Curve, Growth, Jitter, Policy, counted, decorrelated, step_index},
     duration,
-    rng::{Draw, Sfc32, int_between, scale},
+    rng::{Draw, Keyed, SeedHash, Sfc32, int_between, key_prefix, keyed_draw, scale},
 };
 
 // ------------------------------------------------------------------ errors
@@ -130,12 +130,86 @@ pub fn sigil_constants() -> Vec<f64> {
     vec![f64::from(SIGIL_MAX_ATTEMPTS), SIGIL_BASE_DELAY_MS, SIGIL_MAX_DELAY_MS]
 }
 
-const SIGIL_KEYS: &[&str] = &["baseDelayMs", "maxDelayMs", "jitter", "random", "maxAttempts"];
+const SIGIL_KEYS: &[&str] = &["baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts"];
+
+/// Where jitter draws come from.
+enum Source<'a> {
+    /// A seeded stream living in wasm.
+    Stream(&'a mut Sfc32),
+    /// Keyed draws: the draw for key `n` is the first draw of `"<seed> <n>"`.
+    Keyed(SeedHash),
+    /// A JavaScript source: 1 = `() => number`, 2 = object with `float(min, max)`,
+    /// 3 = object with `next()`.
+    Js(&'a JsValue, u32),
+}
+
+impl Source<'_> {
+    /// One draw in `[min, max]` for `key` (the attempt, or a decorrelated step).
+    /// Draws from JavaScript are checked: a raw draw must be in `[0, 1]`, a
+    /// `float(min, max)` result in `[min, max]`; RangeError naming `random` otherwise.
+    fn draw(&mut self, key: f64, min: f64, max: f64) -> Result<f64, JsValue> {
+        match self {
+            Source::Stream(g) => Ok(g.float(min, max)),
+            Source::Keyed(prefix) => Ok(scale(min, max, keyed(*prefix, key))),
+            Source::Js(src, 2) => {
+                let f: Function = get(src, "float")?.unchecked_into();
+                let x = f.call2(src, &JsValue::from_f64(min), &JsValue::from_f64(max))?;
+                match x.as_f64() {
+                    Some(v) if v >= min && v <= max => Ok(v),
+                    _ => {
+                        let expected = ["a source whose float(", &num_text(min), ", ", &num_text(max), ") stays in that range"].concat();
+                        Err(error(Kind::Range, "random", &expected, &x))
+                    }
+                }
+            }
+            Source::Js(src, kind) => {
+                let r = if *kind == 3 {
+                    let f: Function = get(src, "next")?.unchecked_into();
+                    f.call0(src)?
+                } else {
+                    let f: &Function = src.unchecked_ref();
+                    f.call0(&JsValue::UNDEFINED)?
+                };
+                match r.as_f64() {
+                    Some(v) if (0.0..=1.0).contains(&v) => Ok(scale(min, max, v)),
+                    _ => Err(error(Kind::Range, "random", "a source of draws in [0, 1)", &r)),
+                }
+            }
+        }
+    }
+}
+
+/// The keyed draw for `key`; keys that are not integers below 1e21 use
+/// JavaScript's own `String(key)`.
+fn keyed(prefix: SeedHash, key: f64) -> f64 {
+    Keyed { prefix }.draw(key).unwrap_or_else(|| {
+        let text = js_sys::Number::from(key).to_string_with_radix(10).unwrap_or_else(|_| JsString::from("NaN"));
+        keyed_draw(prefix, text.iter())
+    })
+}
+
+/// The unfinished hash of `"<String(seed)> "` for keyed jitter, as four words.
+/// @throws TypeError when `seed` is neither a string nor a number.
+#[wasm_bindgen(js_name = keyPrefix)]
+pub fn key_prefix_js(seed: &JsValue) -> Result<Vec<u32>, JsValue> {
+    let text = seed_text(seed)?;
+    Ok(key_prefix(text.iter()).words().to_vec())
+}
+
+/// Validated Sigil options.
+struct SigilOptions {
+    base: f64,
+    max: f64,
+    jitter: f64,
+    random: JsValue,
+    seed: JsValue,
+}
 
 /// Reads and validates Sigil options; `undefined` means all defaults.
-fn sigil_options(options: &JsValue) -> Result<(f64, f64, f64, JsValue), JsValue> {
+fn sigil_options(options: &JsValue) -> Result<SigilOptions, JsValue> {
     if options.is_undefined() {
-        return Ok((SIGIL_BASE_DELAY_MS, SIGIL_MAX_DELAY_MS, 0.0, JsValue::UNDEFINED));
+        let none = JsValue::UNDEFINED;
+        return Ok(SigilOptions { base: SIGIL_BASE_DELAY_MS, max: SIGIL_MAX_DELAY_MS, jitter: 0.0, random: none.clone(), seed: none });
     }
     if !is_object(options) {
         return Err(error(Kind::Sigil, "options", "an object or undefined", options));
@@ -149,7 +223,25 @@ fn sigil_options(options: &JsValue) -> Result<(f64, f64, f64, JsValue), JsValue>
     if !random.is_undefined() && !random.is_function() {
         return Err(error(Kind::Sigil, "random", "a function returning numbers in [0, 1]", &random));
     }
-    Ok((base, max, jitter, random))
+    let seed = get(options, "seed")?;
+    if !seed.is_undefined() {
+        if !random.is_undefined() {
+            return Err(seed_and_random(&seed));
+        }
+        if !seed.is_string() && seed.as_f64().is_none() {
+            return Err(error(Kind::Sigil, "seed", "a string or a number", &seed));
+        }
+    }
+    Ok(SigilOptions { base, max, jitter, random, seed })
+}
+
+fn seed_and_random(seed: &JsValue) -> JsValue {
+    error(
+        Kind::Type,
+        "seed",
+        "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
+        seed,
+    )
 }
 
 /// Sigil's `nextDelayMs(attempt, options)` (API.md section 1). `default_random`
@@ -159,17 +251,18 @@ fn sigil_options(options: &JsValue) -> Result<(f64, f64, f64, JsValue), JsValue>
 #[wasm_bindgen(js_name = sigilDelay)]
 pub fn sigil_delay(attempt: &JsValue, options: &JsValue, default_random: &JsValue) -> Result<f64, JsValue> {
     let attempt = number(attempt, "attempt", Kind::Sigil, check::attempt_number)?;
-    let (base, max, fraction, random) = sigil_options(options)?;
-    let d = Curve { growth: Growth::Exponential, base, factor: 2.0, cap: max }.at(attempt);
-    let jitter = Jitter::Subtract(fraction);
-    if !jitter.draws(d) {
-        return Ok(d);
+    let o = sigil_options(options)?;
+    let policy = Policy::sigil(o.base, o.max, o.jitter);
+    if !o.seed.is_undefined() {
+        let prefix = key_prefix(seed_text(&o.seed)?.iter());
+        return policy.delay_with(attempt, |key, lo, hi| Ok::<f64, JsValue>(scale(lo, hi, keyed(prefix, key))));
     }
-    let random = if random.is_undefined() { default_random } else { &random };
-    let f: &Function = random.unchecked_ref();
-    let r = f.call0(&JsValue::UNDEFINED)?;
-    let x = number(&r, "random", Kind::Sigil, check::unit_draw)?;
-    Ok(jitter.finish(d, x))
+    let random = if o.random.is_undefined() { default_random } else { &o.random };
+    policy.delay_with(attempt, |_, _, _| {
+        let f: &Function = random.unchecked_ref();
+        let r = f.call0(&JsValue::UNDEFINED)?;
+        number(&r, "random", Kind::Sigil, check::unit_draw)
+    })
 }
 
 /// Validates Sigil schedule options and returns `maxAttempts` (default 8).
@@ -232,13 +325,15 @@ impl Stream {
         self.g.words().to_vec()
     }
 
-    /// One jittered delay drawn inside wasm (see `jitterDraws`; the caller
-    /// checked that a draw is due).
+    /// One jittered delay drawn inside wasm (the caller checked with
+    /// `jitterDraws` that a draw is due).
     pub fn jitter(&mut self, kind: u32, fraction: f64, d: f64) -> f64 {
-        match Jitter::from_code(kind, fraction) {
-            Some(j) => j.apply(d, &mut self.g),
-            None => d,
-        }
+        jitter_from(&mut Source::Stream(&mut self.g), kind, fraction, d, 0.0).unwrap_or(d)
+    }
+
+    /// Decorrelated jitter for counted attempt `n`, drawing inside wasm.
+    pub fn decorrelated(&mut self, base: f64, cap: f64, n: f64) -> f64 {
+        decorrelated(base, cap, n, |k, lo, hi| Source::Stream(&mut self.g).draw(k, lo, hi)).unwrap_or(base)
     }
 }
 
@@ -335,7 +430,9 @@ pub fn duration_ms(v: &JsValue, option: &str) -> Result<f64, JsValue> {
 // ------------------------------------------------------------------ backoff
 
 const BACKOFF_KEYS: &[&str] =
-    &["base", "growth", "factor", "max", "steps", "free", "jitter", "random", "maxAttempts"];
+    &["base", "growth", "factor", "max", "steps", "free", "jitter", "random", "seed", "maxAttempts"];
+
+const JITTER_EXPECTED: &str = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"";
 
 /// Option names as the error messages say them: `createBackoff` options, or the
 /// fluent policy's (`interval`, `cap`).
@@ -348,7 +445,8 @@ struct Names {
 /// plain record the JS `Backoff` keeps:
 /// `{ growth, base, factor, cap, steps, free, jitter, fraction, attempts }`
 /// (`growth` -1 for steps; `cap` Infinity when unbounded; `steps` an array of ms
-/// or undefined; `jitter` a `Jitter` code; `attempts` undefined when unbounded).
+/// or undefined; `jitter` a `Jitter` code; `attempts` undefined when unbounded;
+/// `key` the four words of `keyPrefix(seed)` when `seed` is given, else undefined).
 /// `random` is checked by the JS wrapper (`randomKind`).
 ///
 /// Throws RangeError for a bad value, TypeError for a wrong type, an unknown
@@ -431,15 +529,35 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
     let jitter = if jitter_v.is_undefined() {
         Jitter::None
     } else if let Some(x) = jitter_v.as_f64() {
-        let f = check::fraction(x).map_err(|e| error(Kind::Range, "jitter", e, &jitter_v))?;
+        let f = check::fraction(x).map_err(|_| error(Kind::Range, "jitter", JITTER_EXPECTED, &jitter_v))?;
         if f == 0.0 { Jitter::None } else { Jitter::Spread(f) }
     } else {
         match jitter_v.as_string().as_deref() {
             Some("full") => Jitter::Full,
             Some("equal") => Jitter::Equal,
-            _ => return Err(error(Kind::Type, "jitter", "a number in [0, 1], \"full\" or \"equal\"", &jitter_v)),
+            Some("decorrelated") => Jitter::Decorrelated,
+            _ => return Err(error(Kind::Type, "jitter", JITTER_EXPECTED, &jitter_v)),
         }
     };
+    if jitter == Jitter::Decorrelated {
+        if !steps_v.is_undefined() {
+            return Err(error(Kind::Type, "jitter", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", &jitter_v));
+        }
+        let cap = Reflect::get(&out, &JsValue::from_str("cap"))?.as_f64().unwrap_or(f64::INFINITY);
+        if !cap.is_finite() {
+            return Err(error(Kind::Range, names.max, "set for \"decorrelated\" jitter (it needs a cap)", &max_v));
+        }
+    }
+    let seed_v = get(options, "seed")?;
+    if seed_v.is_undefined() {
+        set("key", JsValue::UNDEFINED)?;
+    } else {
+        if !get(options, "random")?.is_undefined() {
+            return Err(seed_and_random(&seed_v));
+        }
+        let words: Array = key_prefix_js(&seed_v)?.into_iter().map(JsValue::from).collect();
+        set("key", words.into())?;
+    }
     set("jitter", JsValue::from_f64(f64::from(jitter.code())))?;
     set("fraction", JsValue::from_f64(jitter.fraction()))?;
 
@@ -499,47 +617,46 @@ pub fn jitter_draws(kind: u32, fraction: f64, d: f64) -> bool {
     jitter_of(kind, fraction).draws(d)
 }
 
-/// The `min` argument of the draw `random.float(min, max)` for delay `d`.
-#[wasm_bindgen(js_name = drawMin)]
-pub fn draw_min(kind: u32, fraction: f64, d: f64) -> f64 {
-    jitter_of(kind, fraction).draw_range(d).0
-}
-
-/// The `max` argument of the draw `random.float(min, max)` for delay `d`.
-#[wasm_bindgen(js_name = drawMax)]
-pub fn draw_max(kind: u32, fraction: f64, d: f64) -> f64 {
-    jitter_of(kind, fraction).draw_range(d).1
-}
-
-/// The jittered delay from `d` and a draw `x` made by a JS random source.
-/// RangeError (naming `random`) when `x` is not a number inside the draw's range.
-#[wasm_bindgen(js_name = jitterFinish)]
-pub fn jitter_finish(kind: u32, fraction: f64, d: f64, x: &JsValue) -> Result<f64, JsValue> {
+fn jitter_from(src: &mut Source<'_>, kind: u32, fraction: f64, d: f64, key: f64) -> Result<f64, JsValue> {
     let j = jitter_of(kind, fraction);
-    match x.as_f64() {
-        Some(v) if j.draw_ok(d, v) => Ok(j.finish(d, v)),
-        _ => {
-            let (lo, hi) = j.draw_range(d);
-            let expected = ["a source whose draw lies in [", &num_text(lo), ", ", &num_text(hi), "]"].concat();
-            Err(error(Kind::Range, "random", &expected, x))
-        }
-    }
+    let (lo, hi) = j.draw_range(d);
+    Ok(j.finish(d, src.draw(key, lo, hi)?))
 }
 
-/// The jittered delay from `d` and a raw draw `r` in `[0, 1]` from a bare
-/// function or a `next()` source: `finish(d, float(min, max))` with
-/// `float(min, max) = min + r * (max - min)`. RangeError (naming `random`) when
-/// `r` is not a number in `[0, 1]`.
-#[wasm_bindgen(js_name = jitterFromUnit)]
-pub fn jitter_from_unit(kind: u32, fraction: f64, d: f64, r: &JsValue) -> Result<f64, JsValue> {
-    let j = jitter_of(kind, fraction);
-    match r.as_f64() {
-        Some(x) if (0.0..=1.0).contains(&x) => {
-            let (lo, hi) = j.draw_range(d);
-            Ok(j.finish(d, scale(lo, hi, x)))
-        }
-        _ => Err(error(Kind::Range, "random", "a source of draws in [0, 1)", r)),
-    }
+/// One jittered delay with a keyed draw for `attempt`; `k0..k3` from `keyPrefix`.
+#[wasm_bindgen(js_name = keyedJitter)]
+#[allow(clippy::too_many_arguments)]
+pub fn keyed_jitter(k0: u32, k1: u32, k2: u32, k3: u32, kind: u32, fraction: f64, d: f64, attempt: f64) -> f64 {
+    let prefix = SeedHash::from_words([k0, k1, k2, k3]);
+    jitter_from(&mut Source::Keyed(prefix), kind, fraction, d, attempt).unwrap_or(d)
+}
+
+/// One jittered delay drawn from a JavaScript source (`sourceKind` from
+/// `randomKind`). RangeError (naming `random`) for a draw out of range; an
+/// exception thrown by the source passes through.
+#[wasm_bindgen(js_name = jsJitter)]
+pub fn js_jitter(source: &JsValue, source_kind: u32, kind: u32, fraction: f64, d: f64) -> Result<f64, JsValue> {
+    jitter_from(&mut Source::Js(source, source_kind), kind, fraction, d, 0.0)
+}
+
+/// `attempt - free` when that is >= 1, else 0 (no delay, no draw).
+#[wasm_bindgen(js_name = countedAttempt)]
+pub fn counted_attempt(attempt: f64, free: f64) -> f64 {
+    counted(attempt, free)
+}
+
+/// Decorrelated jitter for counted attempt `n` with keyed draws (a pure function of seed and `n`).
+#[wasm_bindgen(js_name = keyedDecorrelated)]
+pub fn keyed_decorrelated(k0: u32, k1: u32, k2: u32, k3: u32, base: f64, cap: f64, n: f64) -> f64 {
+    let mut src = Source::Keyed(SeedHash::from_words([k0, k1, k2, k3]));
+    decorrelated(base, cap, n, |k, lo, hi| src.draw(k, lo, hi)).unwrap_or(base)
+}
+
+/// Decorrelated jitter for counted attempt `n` drawing from a JavaScript source (one draw per step).
+#[wasm_bindgen(js_name = jsDecorrelated)]
+pub fn js_decorrelated(source: &JsValue, source_kind: u32, base: f64, cap: f64, n: f64) -> Result<f64, JsValue> {
+    let mut src = Source::Js(source, source_kind);
+    decorrelated(base, cap, n, |k, lo, hi| src.draw(k, lo, hi))
 }
 
 fn num_text(x: f64) -> String {

@@ -38,7 +38,7 @@ pub fn fraction(x: f64) -> Result<f64, Expected> {
     if (0.0..=1.0).contains(&x) {
         Ok(x)
     } else {
-        Err("a number in [0, 1], \"full\" or \"equal\"")
+        Err("a number in [0, 1]")
     }
 }
 

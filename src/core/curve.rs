@@ -1,5 +1,6 @@
 //! The one curve engine behind every surface: growth (exponential, linear,
-//! constant, steps), ceiling, free attempts and jitter.
+//! constant, steps), ceiling, free attempts and jitter (subtract-only, ±, full,
+//! equal, decorrelated), drawing from a stream or from keyed draws.
 //!
 //! Formulas are those of API.md: section 1 (Sigil: exponential with factor 2,
 //! subtract-only jitter), section 2 (`createBackoff`: growth kinds, ceiling,
@@ -126,6 +127,39 @@ pub enum Jitter {
     Full,
     /// `round(d / 2 + r * d / 2)`, `r = random.float(0, 1)` (AWS "equal jitter").
     Equal,
+    /// AWS "decorrelated jitter": `sleep_0 = base`,
+    /// `sleep_k = min(cap, random.float(base, 3 * sleep_{k-1}))`, delay = `round(sleep_n)`.
+    /// Replaces the growth curve; needs a finite cap. See [`decorrelated`].
+    Decorrelated,
+}
+
+/// Decorrelated jitter iterates at most this many steps: `delay(n)` for
+/// `n > 1000` starts the recurrence from `base` at step `n - 999`, so a call is
+/// bounded (about 1000 draws) for any `n` up to and beyond 2^53. For
+/// `n <= 1000` it is exactly the AWS recurrence.
+pub const DECORRELATED_WINDOW: u32 = 1000;
+
+/// The first step of the decorrelated window for counted attempt `n >= 1`
+/// (`n` floored; infinite `n` counts as 2^53).
+pub fn decorrelated_start(n: f64) -> f64 {
+    let n = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
+    if n > f64::from(DECORRELATED_WINDOW) { n - f64::from(DECORRELATED_WINDOW - 1) } else { 1.0 }
+}
+
+/// Decorrelated jitter for counted attempt `n >= 1`. `draw(k, min, max)` is the
+/// one draw of step `k` in `[min, max]` (`random.float(min, max)`, or a keyed
+/// draw for `k` scaled into the range). Always in `[base, cap]` and integral
+/// (for integral base and cap); at most [`DECORRELATED_WINDOW`] draws.
+pub fn decorrelated<E>(base: f64, cap: f64, n: f64, mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
+    let start = decorrelated_start(n);
+    let end = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
+    let steps = ((end - start + 1.0).max(0.0) as u32).min(DECORRELATED_WINDOW);
+    let mut sleep = base;
+    for i in 0..steps {
+        let x = draw(start + f64::from(i), base, 3.0 * sleep)?;
+        sleep = x.min(cap);
+    }
+    Ok(js_round(sleep))
 }
 
 impl Jitter {
@@ -137,6 +171,7 @@ impl Jitter {
             Jitter::Spread(_) => 2,
             Jitter::Full => 3,
             Jitter::Equal => 4,
+            Jitter::Decorrelated => 5,
         }
     }
 
@@ -148,6 +183,7 @@ impl Jitter {
             2 => Some(Jitter::Spread(fraction)),
             3 => Some(Jitter::Full),
             4 => Some(Jitter::Equal),
+            5 => Some(Jitter::Decorrelated),
             _ => None,
         }
     }
@@ -167,7 +203,7 @@ impl Jitter {
         match self {
             Jitter::None => false,
             Jitter::Subtract(f) | Jitter::Spread(f) => f != 0.0 && d.is_finite(),
-            Jitter::Full | Jitter::Equal => d.is_finite(),
+            Jitter::Full | Jitter::Equal | Jitter::Decorrelated => d.is_finite(),
         }
     }
 
@@ -198,18 +234,30 @@ impl Jitter {
             Jitter::Spread(_) => js_round(d * x),
             Jitter::Full => js_round(x),
             Jitter::Equal => js_round(d / 2.0 + x * d / 2.0),
+            Jitter::Decorrelated => js_round(x),
         }
     }
 
     /// The closed interval every jittered result for `d` lies in (before rounding
-    /// moves it by at most 0.5): documentation and charts use this.
+    /// moves it by at most 0.5): documentation and charts use this. For
+    /// decorrelated jitter `d` is ignored: pass the band through [`Jitter::band_of`].
     pub fn band(self, d: f64) -> (f64, f64) {
         match self {
+            Jitter::Decorrelated => (d, d),
             Jitter::None => (d, d),
             Jitter::Subtract(f) => (d * (1.0 - f), d),
             Jitter::Spread(f) => (d * (1.0 - f), d * (1.0 + f)),
             Jitter::Full => (0.0, d),
             Jitter::Equal => (d / 2.0, d),
+        }
+    }
+
+    /// The band of a whole policy's delay: decorrelated jitter lies in
+    /// `[base, min(cap, 3^n * base)]`, the others in [`Jitter::band`] of `d`.
+    pub fn band_of(self, d: f64, base: f64, cap: f64, n: f64) -> (f64, f64) {
+        match self {
+            Jitter::Decorrelated => (base, (base * libm::pow(3.0, n)).min(cap)),
+            _ => self.band(d),
         }
     }
 
@@ -253,13 +301,30 @@ impl Policy {
         }
     }
 
-    /// The delay for `attempt`, taking at most one draw from `rng`.
+    /// The delay for `attempt` drawing from a stream: at most one draw, or one
+    /// per step of decorrelated jitter.
     pub fn delay<R: Draw + ?Sized>(&self, attempt: f64, rng: &mut R) -> f64 {
-        let d = self.base_delay(attempt);
-        if counted(attempt, self.free) == 0.0 {
-            return d;
+        let r: Result<f64, ()> = self.delay_with(attempt, |_, lo, hi| Ok(rng.float(lo, hi)));
+        r.unwrap_or(0.0)
+    }
+
+    /// The delay for `attempt` with draws from `draw(key, min, max)`, which
+    /// returns a value in `[min, max]`; `key` is the attempt (or the
+    /// decorrelated step), for keyed draws. A draw error passes through.
+    pub fn delay_with<E>(&self, attempt: f64, mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
+        let n = counted(attempt, self.free);
+        if n == 0.0 {
+            return Ok(0.0);
         }
-        self.jitter.apply(d, rng)
+        if let (Jitter::Decorrelated, Shape::Curve(c)) = (self.jitter, &self.shape) {
+            return decorrelated(c.base, c.cap, n, draw);
+        }
+        let d = self.base_delay(attempt);
+        if !self.jitter.draws(d) {
+            return Ok(d);
+        }
+        let (lo, hi) = self.jitter.draw_range(d);
+        Ok(self.jitter.finish(d, draw(attempt, lo, hi)?))
     }
 
     /// Sigil's policy (API.md section 1): exponential, factor 2, ceiling
@@ -386,6 +451,30 @@ mod tests {
         assert!(js_round(-0.2).is_sign_negative());
         assert_eq!(js_round(4_503_599_627_370_497.0), 4_503_599_627_370_497.0);
         assert_eq!(js_round(1.4999999999999998), 1.0);
+    }
+
+    #[test]
+    fn decorrelated_stays_in_base_cap_and_is_bounded() {
+        let mut p = curve(Growth::Exponential, 100.0, 2.0, 30_000.0);
+        p.jitter = Jitter::Decorrelated;
+        let mut g = Sfc32::from_str_seed("d");
+        for a in [1.0, 2.0, 3.0, 1000.0, 1001.0, 9_007_199_254_740_991.0, f64::INFINITY] {
+            let v = p.delay(a, &mut g);
+            assert!((100.0..=30_000.0).contains(&v) && v.fract() == 0.0, "{a}: {v}");
+        }
+        // the first step is the AWS formula with sleep_0 = base
+        assert_eq!(p.delay(1.0, &mut Fixed(0.5)), 200.0);
+        // r = 1 always: 300, 900, 2700, 8100, 24300, then the cap
+        let got: Vec<f64> = (1..=7).map(|a| p.delay(f64::from(a), &mut Fixed(1.0))).collect();
+        assert_eq!(got, [300.0, 900.0, 2700.0, 8100.0, 24300.0, 30000.0, 30000.0]);
+        // at most DECORRELATED_WINDOW draws
+        let mut count = 0u32;
+        let _ = p.delay_with::<()>(9_007_199_254_740_991.0, |_, lo, _| { count += 1; Ok(lo) });
+        assert_eq!(count, DECORRELATED_WINDOW);
+        // keys are the steps 1..=n
+        let mut keys = vec![];
+        let _ = p.delay_with::<()>(3.0, |k, lo, _| { keys.push(k); Ok(lo) });
+        assert_eq!(keys, [1.0, 2.0, 3.0]);
     }
 
     #[test]

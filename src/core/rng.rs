@@ -33,25 +33,119 @@ pub fn int_between(min: f64, max: f64, r: f64) -> f64 {
     min + (r * (max - min + 1.0)).floor()
 }
 
+/// The seed hash of API.md section 3, incremental: feed code units with
+/// [`SeedHash::update`], then [`SeedHash::finish`]. An unfinished hash is a
+/// cheap prefix: keyed jitter hashes `"<seed> "` once and continues it with
+/// each attempt's digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedHash {
+    h: [u32; 4],
+}
+
+impl Default for SeedHash {
+    fn default() -> Self {
+        SeedHash::new()
+    }
+}
+
+impl SeedHash {
+    /// The initial state `a=1779033703, b=3144134277, c=1013904242, d=2773480762`.
+    pub fn new() -> Self {
+        SeedHash { h: [1_779_033_703, 3_144_134_277, 1_013_904_242, 2_773_480_762] }
+    }
+
+    /// Resumes a hash from its four words (see [`SeedHash::words`]).
+    pub fn from_words(h: [u32; 4]) -> Self {
+        SeedHash { h }
+    }
+
+    /// The unfinished state.
+    pub fn words(&self) -> [u32; 4] {
+        self.h
+    }
+
+    /// Mixes in UTF-16 code units; each line uses the values assigned above it.
+    pub fn update<I: IntoIterator<Item = u16>>(mut self, units: I) -> Self {
+        let [mut a, mut b, mut c, mut d] = self.h;
+        for unit in units {
+            let k = u32::from(unit);
+            a = b ^ (a ^ k).wrapping_mul(597_399_067);
+            b = c ^ (b ^ k).wrapping_mul(2_869_860_233);
+            c = d ^ (c ^ k).wrapping_mul(951_274_213);
+            d = a ^ (d ^ k).wrapping_mul(2_716_044_179);
+        }
+        self.h = [a, b, c, d];
+        self
+    }
+
+    /// The final mix and the sfc32 state `[a^b^c^d, b^a, c^a, d^a]`.
+    pub fn finish(self) -> [u32; 4] {
+        let [mut a, mut b, mut c, mut d] = self.h;
+        a = (c ^ (a >> 18)).wrapping_mul(597_399_067);
+        b = (d ^ (b >> 22)).wrapping_mul(2_869_860_233);
+        c = (a ^ (c >> 17)).wrapping_mul(951_274_213);
+        d = (b ^ (d >> 19)).wrapping_mul(2_716_044_179);
+        [a ^ b ^ c ^ d, b ^ a, c ^ a, d ^ a]
+    }
+}
+
 /// Hashes a seed's UTF-16 code units into the four sfc32 state words.
 ///
 /// `units` must be the code units of `String(seed)` exactly as JavaScript
 /// stores them (lone surrogates included); never re-encode as UTF-8.
 pub fn seed_words<I: IntoIterator<Item = u16>>(units: I) -> [u32; 4] {
-    let (mut a, mut b, mut c, mut d): (u32, u32, u32, u32) =
-        (1_779_033_703, 3_144_134_277, 1_013_904_242, 2_773_480_762);
-    for unit in units {
-        let k = u32::from(unit);
-        a = b ^ (a ^ k).wrapping_mul(597_399_067);
-        b = c ^ (b ^ k).wrapping_mul(2_869_860_233);
-        c = d ^ (c ^ k).wrapping_mul(951_274_213);
-        d = a ^ (d ^ k).wrapping_mul(2_716_044_179);
+    SeedHash::new().update(units).finish()
+}
+
+/// The decimal text JavaScript writes for `n` (`String(n)`) when `n` is an
+/// integer with `|n| < 1e21` (`-0` is `"0"`); `None` for any other number,
+/// whose text the caller must get from JavaScript itself.
+pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
+    if !(n.abs() < 1e21) || n.trunc() != n {
+        return None;
     }
-    a = (c ^ (a >> 18)).wrapping_mul(597_399_067);
-    b = (d ^ (b >> 22)).wrapping_mul(2_869_860_233);
-    c = (a ^ (c >> 17)).wrapping_mul(951_274_213);
-    d = (b ^ (d >> 19)).wrapping_mul(2_716_044_179);
-    [a ^ b ^ c ^ d, b ^ a, c ^ a, d ^ a]
+    let mut v = n.abs() as u128;
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if n < 0.0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    Some(&buf[i..])
+}
+
+/// The keyed draw of issue 8: the first `next()` of the stream seeded with
+/// `"<seed> <n>"`. `prefix` is the unfinished hash of `"<seed> "`, `n_text`
+/// the UTF-16 code units of `String(n)`.
+pub fn keyed_draw<I: IntoIterator<Item = u16>>(prefix: SeedHash, n_text: I) -> f64 {
+    Sfc32::from_words(prefix.update(n_text).finish()).next()
+}
+
+/// The unfinished hash of `"<seed> "` for keyed draws.
+pub fn key_prefix<I: IntoIterator<Item = u16>>(seed: I) -> SeedHash {
+    SeedHash::new().update(seed).update([u16::from(b' ')])
+}
+
+/// Keyed draws for integer keys: `draw(k)` = [`keyed_draw`] of `String(k)`.
+/// Non-integer or huge keys fall back to `fallback(k)` (JavaScript's own text).
+pub struct Keyed {
+    pub prefix: SeedHash,
+}
+
+impl Keyed {
+    /// The draw for key `n`; `None` when `n` is not an integer below 1e21.
+    pub fn draw(&self, n: f64) -> Option<f64> {
+        let mut buf = [0u8; 24];
+        let text = js_integer_text(n, &mut buf)?;
+        Some(keyed_draw(self.prefix, text.iter().map(|&b| u16::from(b))))
+    }
 }
 
 /// The sfc32 generator: four 32-bit words of state, no warm-up.
@@ -142,6 +236,28 @@ mod tests {
         g.next_u32();
         let mut h = Sfc32::from_words(g.words());
         assert_eq!(g.next_u32(), h.next_u32());
+    }
+
+    #[test]
+    fn keyed_draw_is_the_first_draw_of_seed_space_n() {
+        let k = Keyed { prefix: key_prefix("job-7".encode_utf16()) };
+        for n in [1.0, 5.0, 1000.0, 9_007_199_254_740_991.0, -3.0] {
+            let mut buf = [0u8; 24];
+            let text = core::str::from_utf8(js_integer_text(n, &mut buf).unwrap()).unwrap().to_owned();
+            let expected = Sfc32::from_str_seed(&["job-7 ", &text].concat()).next();
+            assert_eq!(k.draw(n), Some(expected));
+        }
+        assert_eq!(k.draw(2.5), None);
+        assert_eq!(k.draw(1e21), None);
+    }
+
+    #[test]
+    fn integer_text_is_javascripts() {
+        let mut buf = [0u8; 24];
+        assert_eq!(js_integer_text(-0.0, &mut buf), Some(&b"0"[..]));
+        assert_eq!(js_integer_text(1e20, &mut buf), Some(&b"100000000000000000000"[..]));
+        assert_eq!(js_integer_text(-42.0, &mut buf), Some(&b"-42"[..]));
+        assert_eq!(js_integer_text(f64::NAN, &mut buf), None);
     }
 
     #[test]
