@@ -235,15 +235,8 @@ export class Backoff implements Iterable<number> {
       const n = wasm.countedAttempt(attempt, p.free);
       return n === 0 ? 0 : this.#decorrelated(n);
     }
-    let d: number;
-    if (p.steps === undefined) {
-      d = wasm.curveDelay(p.growth, p.base, p.factor, p.cap, p.free, attempt);
-      if (d < 0) return 0;
-    } else {
-      const i = wasm.stepIndex(p.steps.length, p.free, attempt);
-      if (i < 0) return 0;
-      d = p.steps[i] as number;
-    }
+    const d = this.#nominal(attempt);
+    if (d < 0) return 0;
     if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return d;
     switch (this.#source) {
       case SOURCE_SEEDED:
@@ -257,6 +250,35 @@ export class Backoff implements Iterable<number> {
       default:
         return wasm.jsJitter(this.#random, this.#source, p.jitter, p.fraction, d);
     }
+  }
+
+  /** The pre-jitter delay for `attempt`, or -1 for a free attempt. */
+  #nominal(attempt: number): number {
+    const p = this.#p;
+    if (p.steps === undefined) return wasm.curveDelay(p.growth, p.base, p.factor, p.cap, p.free, attempt);
+    const i = wasm.stepIndex(p.steps.length, p.free, attempt);
+    return i < 0 ? -1 : (p.steps[i] as number);
+  }
+
+  /**
+   * The exact range of `delay(attempt)`, computed from the jitter kind (no draw is taken):
+   * `nominal` is the pre-jitter delay (`undefined` for decorrelated jitter, which has none),
+   * and every jittered result is an integer in `[min, max]` (`min === max === nominal`
+   * without jitter; all 0 for a free attempt).
+   */
+  bounds(attempt: number): { nominal: number | undefined; min: number; max: number } {
+    const p = this.#p;
+    if (p.jitter === JITTER_DECORRELATED) {
+      const n = wasm.countedAttempt(attempt, p.free);
+      if (n === 0) return { nominal: 0, min: 0, max: 0 };
+      const [min, max] = wasm.jitterBand(p.jitter, p.fraction, 0, p.base, p.cap, n) as unknown as [number, number];
+      return { nominal: undefined, min, max };
+    }
+    const d = this.#nominal(attempt);
+    if (d < 0) return { nominal: 0, min: 0, max: 0 };
+    if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return { nominal: d, min: d, max: d };
+    const [min, max] = wasm.jitterBand(p.jitter, p.fraction, d, p.base, p.cap, 0) as unknown as [number, number];
+    return { nominal: d, min, max };
   }
 
   #decorrelated(n: number): number {

@@ -10,6 +10,10 @@ import { parseArgs } from "node:util";
 import { createBackoff, type BackoffOptions } from "./backoff.js";
 import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "./sigil.js";
 import { createRandom } from "./random.js";
+import { formatDelay, formatElapsed, formatShort } from "./format.js";
+import { scheduleSvg } from "./chart.js";
+import { writeFileSync } from "node:fs";
+import type { Backoff } from "./backoff.js";
 
 const HELP = `Usage: backoff-wasm schedule [options]
 
@@ -26,9 +30,13 @@ Options (durations are ms or text such as "5s", "2 minutes"):
                         --base/--max/--factor/--growth)
   --attempts <n>        attempts in total, the first included (default 8)
   --free <n>            attempts that wait 0 before the curve starts (default 0)
-  --jitter <f>          ± fraction in [0, 1] (createBackoff's jitter), "full" or "equal"
+  --jitter <f>          ± fraction in [0, 1] (createBackoff's jitter), "full", "equal"
+                        or "decorrelated" (needs --max)
   --seed <seed>         seed for jitter draws (createRandom); without it draws are random
   --format <format>     table (default) | json | csv
+  --chart               draw the schedule as a bar chart (fits 80 columns): █ the
+                        shortest possible wait, ░ the jitter band, ● this run's wait
+  --svg <file>          also write the schedule as an SVG chart (scheduleSvg)
   -h, --help            this text
 
 Exit status: 0 on success, 2 on a bad option (one line naming it).`;
@@ -52,32 +60,6 @@ function durationArg(text: string): number | string {
   return /^\d+$/.test(text.trim()) ? Number(text) : text;
 }
 
-/** `64 s`, `90 s`, `1 min`, `1 h`, `250 ms`: the largest unit that shows the wait exactly. */
-export function formatDelay(ms: number): string {
-  if (!Number.isFinite(ms)) return String(ms);
-  for (const [unit, size] of [["h", 3_600_000], ["min", 60_000], ["s", 1000]] as const) {
-    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
-  }
-  return `${ms} ms`;
-}
-
-/** `2 min 7 s`, `1 h 0 min 5 s`, `1.5 s`: a clock-style breakdown. */
-export function formatElapsed(ms: number): string {
-  if (!Number.isFinite(ms)) return String(ms);
-  const parts: string[] = [];
-  let rest = ms;
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000]] as const) {
-    if (rest >= size || parts.length > 0) {
-      const n = Math.floor(rest / size);
-      parts.push(`${n} ${unit}`);
-      rest -= n * size;
-    }
-  }
-  const s = rest / 1000;
-  if (s !== 0 || parts.length === 0) parts.push(`${Number.isInteger(s) ? s : Number(s.toFixed(3))} s`);
-  return parts.join(" ");
-}
-
 interface Row {
   retry: number;
   delayMs: number;
@@ -91,7 +73,7 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
   if (v.free !== undefined) shared.free = numberArg("--free", v.free as string);
   if (v.jitter !== undefined) {
     const j = v.jitter as string;
-    shared.jitter = j === "full" || j === "equal" ? j : numberArg("--jitter", j);
+    shared.jitter = j === "full" || j === "equal" || j === "decorrelated" ? j : numberArg("--jitter", j);
   }
   if (v.seed !== undefined) shared.random = createRandom(v.seed as string);
   if (v.steps !== undefined) {
@@ -120,6 +102,36 @@ function render(rows: Row[], total: number, format: string): string {
   return lines.join("\n");
 }
 
+const BAR = 44;
+const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+
+/** A bar of `cells` character cells (eighth-block precision). */
+function bar(cells: number, full: string): string {
+  const whole = Math.floor(cells);
+  const eighth = Math.round((cells - whole) * 8);
+  return full.repeat(whole) + (eighth === 8 ? full : full === "█" ? EIGHTHS[eighth] : eighth >= 4 ? full : "");
+}
+
+/** The schedule as a Unicode bar chart within 80 columns. */
+function barChart(policy: Backoff, rows: Row[], total: number): string {
+  const bounds = rows.map((r) => policy.bounds(r.retry));
+  const top = Math.max(1, ...bounds.map((b) => b.max));
+  const cells = (ms: number) => (Math.min(ms, top) / top) * BAR;
+  const lines = rows.map((r, i) => {
+    const b = bounds[i] as ReturnType<Backoff["bounds"]>;
+    const solid = bar(cells(b.min), "█");
+    let line = (solid + bar(Math.max(0, cells(b.max) - solid.length), "░")).padEnd(BAR);
+    let label = b.min === b.max ? formatDelay(r.delayMs) : formatShort(r.delayMs);
+    if (b.min !== b.max) {
+      const at = Math.min(BAR - 1, Math.max(0, Math.round(cells(r.delayMs)) - 1));
+      line = line.slice(0, at) + "●" + line.slice(at + 1);
+      label += ` (${formatShort(b.min)}–${formatShort(b.max)})`;
+    }
+    return `${String(r.retry).padStart(5)} │${line} ${label}`.slice(0, 80);
+  });
+  return [...lines, `${" ".repeat(5)} └${"─".repeat(BAR)}`, `total window: ${formatElapsed(total)} (${total} ms)`].join("\n");
+}
+
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
   try {
@@ -131,6 +143,7 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
         base: { type: "string" }, max: { type: "string" }, factor: { type: "string" }, growth: { type: "string" },
         steps: { type: "string" }, attempts: { type: "string" }, free: { type: "string" }, jitter: { type: "string" },
         seed: { type: "string" }, format: { type: "string", default: "table" }, help: { type: "boolean", short: "h" },
+        chart: { type: "boolean" }, svg: { type: "string" },
       },
     });
     if (values.help) {
@@ -157,7 +170,11 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       elapsed += delayMs;
       rows.push({ retry: i + 1, delayMs, elapsedMs: elapsed });
     });
-    out(render(rows, elapsed, format));
+    out(values.chart ? barChart(policy, rows, elapsed) : render(rows, elapsed, format));
+    if (values.svg !== undefined) {
+      writeFileSync(values.svg as string, scheduleSvg(policy, { retries: Math.max(1, rows.length) }));
+      err(`wrote ${values.svg}`);
+    }
     return 0;
   } catch (e) {
     const msg = e instanceof UsageError ? e.message : (e as Error).message.replace(/^Option '(-[^']+)'/, "$1");

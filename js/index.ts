@@ -19,3 +19,4 @@ export {
   parse as parseDuration, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString,
   type DurationUnit, type DurationUnitShort, type ParseResult,
 } from "./duration.js";
+export { scheduleSvg, type ScheduleSvgOptions } from "./chart.js";

@@ -639,6 +639,16 @@ pub fn js_jitter(source: &JsValue, source_kind: u32, kind: u32, fraction: f64, d
     jitter_from(&mut Source::Js(source, source_kind), kind, fraction, d, 0.0)
 }
 
+/// `[min, max]`: every jittered result for pre-jitter delay `d` (decorrelated:
+/// for counted attempt `n` of a curve with `base`, `cap`) is an integer in it.
+/// The ends are the jitter kind's band rounded as results are (`Math.round` is monotonic).
+#[wasm_bindgen(js_name = jitterBand)]
+pub fn jitter_band(kind: u32, fraction: f64, d: f64, base: f64, cap: f64, n: f64) -> Vec<f64> {
+    use crate::core::curve::js_round;
+    let (lo, hi) = jitter_of(kind, fraction).band_of(d, base, cap, n);
+    vec![js_round(lo), js_round(hi)]
+}
+
 /// `attempt - free` when that is >= 1, else 0 (no delay, no draw).
 #[wasm_bindgen(js_name = countedAttempt)]
 pub fn counted_attempt(attempt: f64, free: f64) -> f64 {

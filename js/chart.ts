@@ -1,0 +1,173 @@
+/**
+ * `backoff-wasm/chart`: a retry schedule drawn as a standalone SVG, for dashboards
+ * and docs. No dependencies; deterministic for a given policy and seed.
+ * @module
+ */
+import { Backoff, createBackoff } from "./backoff.js";
+import type { DurationInput } from "./duration.js";
+import { invalid, RANGE, TYPE } from "./errors.js";
+import { formatDelay } from "./format.js";
+
+/** Options of `scheduleSvg`. */
+export interface ScheduleSvgOptions {
+  /** Retries to draw (default: the policy's `attempts - 1`, or 10 when uncapped); an integer 1–200. */
+  retries?: number;
+  /** `"linear"` (default) or `"log"` (base 10) delay axis. */
+  scale?: "linear" | "log";
+  /** Seeded sample points per retry (default 0), each a real `delay()` of the policy re-keyed with `seed`. */
+  samples?: number;
+  /** Seed of the sample points (default `"chart"`). */
+  seed?: string | number;
+  /** Title (default: a description of the policy). */
+  title?: string;
+  /** Size in px (default 640 × 360). */
+  width?: number;
+  height?: number;
+}
+
+/** Round, human tick steps in ms: 1 ms … 1 week. */
+const STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5,
+  108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5,
+];
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const fmt = (x: number) => String(Math.round(x * 10) / 10);
+
+function integerOption(v: unknown, name: string, min: number, max: number, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== "number") throw invalid(TYPE, name, `an integer from ${min} to ${max}`, v);
+  if (!Number.isInteger(v) || v < min || v > max) throw invalid(RANGE, name, `an integer from ${min} to ${max}`, v);
+  return v;
+}
+
+function describe(json: ReturnType<Backoff["toJSON"]>): string {
+  if (json.jitter === "decorrelated") {
+    return `Retry schedule: decorrelated jitter from ${formatDelay(json.base ?? 0)}, cap ${formatDelay(json.max ?? 0)}`;
+  }
+  const shape = json.steps
+    ? `steps ${json.steps.map(formatDelay).join(", ")}`
+    : `${json.growth} from ${formatDelay(json.base ?? 0)}${json.growth === "exponential" && json.factor !== 2 ? ` ×${json.factor}` : ""}`;
+  const cap = json.max === undefined ? "" : `, cap ${formatDelay(json.max)}`;
+  const jitter = json.jitter === 0 ? "" : `, jitter ${typeof json.jitter === "number" ? `±${json.jitter * 100}%` : json.jitter}`;
+  const free = json.free ? `, ${json.free} free` : "";
+  return `Retry schedule: ${shape}${cap}${jitter}${free}`;
+}
+
+/**
+ * A standalone SVG (a string) of a policy's schedule: per retry the pre-jitter delay
+ * (a bar), the exact jitter band (`bounds()`: its lowest and highest possible value,
+ * computed from the jitter kind, not sampled), optional seeded sample points, the cap
+ * as a dashed line, and axes labelled in human durations. Readable at 640 × 360.
+ *
+ * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
+ * @throws TypeError/RangeError for a bad option (named in the message).
+ */
+export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSvgOptions = {}): string {
+  const p = Backoff.from(policy);
+  if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
+  const retries = integerOption(options.retries, "retries", 1, 200, Math.min(200, (p.attempts ?? 11) - 1) || 1);
+  const samples = integerOption(options.samples, "samples", 0, 50, 0);
+  const width = integerOption(options.width, "width", 320, 4096, 640);
+  const height = integerOption(options.height, "height", 200, 4096, 360);
+  const scale = options.scale ?? "linear";
+  if (scale !== "linear" && scale !== "log") throw invalid(TYPE, "scale", '"linear" or "log"', scale);
+  const json = p.toJSON();
+  const title = options.title ?? describe(json);
+  if (typeof title !== "string") throw invalid(TYPE, "title", "a string", title);
+
+  const rows = Array.from({ length: retries }, (_, i) => ({ retry: i + 1, ...p.bounds(i + 1) }));
+  const points: Array<[number, number]> = [];
+  if (samples > 0) {
+    const seed = options.seed ?? "chart";
+    const { seed: _drop, ...rest } = json;
+    for (let s = 0; s < samples; s++) {
+      const sampler = createBackoff({ ...rest, seed: `${seed} ${s}` } as never);
+      for (const r of rows) points.push([r.retry, sampler.delay(r.retry)]);
+    }
+  }
+
+  const cap = json.max;
+  const top = Math.max(1, ...rows.map((r) => r.max), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]));
+  const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
+  const bottom = scale === "log" ? Math.max(1, Math.min(...positive, top)) : 0;
+
+  const m = { left: 72, right: 20, top: 52, bottom: 48 };
+  const plotW = width - m.left - m.right;
+  const plotH = height - m.top - m.bottom;
+  const lo = scale === "log" ? Math.log10(bottom) : 0;
+  const hi = scale === "log" ? Math.max(Math.log10(top), lo + 1) : top;
+  const y = (ms: number) => {
+    const v = scale === "log" ? Math.log10(Math.max(ms, bottom)) : ms;
+    return m.top + plotH - ((v - lo) / (hi - lo)) * plotH;
+  };
+  const slot = plotW / retries;
+  const x = (retry: number) => m.left + slot * (retry - 0.5);
+
+  let ticks: number[];
+  if (scale === "log") {
+    ticks = STEPS.filter((t) => t >= bottom && t <= top * 1.0001);
+    while (ticks.length > 8) ticks = ticks.filter((_, i) => i % 2 === 0);
+  } else {
+    const step = STEPS.find((s) => top / s <= 6) ?? top / 6;
+    ticks = [];
+    for (let t = 0; t <= top * 1.0001; t += step) ticks.push(t);
+  }
+  const labelEvery = Math.ceil(retries / 20);
+
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="t">`);
+  out.push(`<title id="t">${esc(title)}</title>`);
+  out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
+  out.push(`<g font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="12" fill="#1f2937">`);
+  out.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="600">${esc(title)}</text>`);
+  const legend = [
+    ["#2563eb", "rect", rows.some((r) => r.nominal !== undefined) ? "wait before jitter" : ""],
+    ["#b45309", "line", rows.some((r) => r.min !== r.max) ? "jitter band (exact)" : ""],
+    ["#111827", "circle", points.length ? "seeded samples" : ""],
+    ["#dc2626", "dash", cap === undefined ? "" : "cap"],
+  ].filter((l) => l[2]);
+  let lx = m.left;
+  for (const [color, shape, text] of legend) {
+    const ly = 38;
+    if (shape === "rect") out.push(`<rect x="${lx}" y="${ly - 5}" width="10" height="10" fill="${color}"/>`);
+    else if (shape === "circle") out.push(`<circle cx="${lx + 5}" cy="${ly}" r="3" fill="${color}"/>`);
+    else out.push(`<line x1="${lx}" x2="${lx + 12}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${shape === "dash" ? ' stroke-dasharray="4 2"' : ""}/>`);
+    out.push(`<text x="${lx + 16}" y="${ly}" dominant-baseline="middle" font-size="11">${text}</text>`);
+    lx += 28 + (text as string).length * 6;
+  }
+  for (const t of ticks) {
+    const ty = fmt(y(t));
+    out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`);
+    out.push(`<text x="${m.left - 8}" y="${ty}" text-anchor="end" dominant-baseline="middle">${t === 0 ? "0" : esc(formatDelay(t))}</text>`);
+  }
+  for (const r of rows) {
+    const cx = x(r.retry);
+    const w = Math.max(2, slot * 0.6);
+    if (r.nominal !== undefined) {
+      const yTop = y(r.nominal);
+      out.push(`<rect x="${fmt(cx - w / 2)}" y="${fmt(yTop)}" width="${fmt(w)}" height="${fmt(m.top + plotH - yTop)}" fill="#2563eb"><title>retry ${r.retry}: ${esc(formatDelay(r.nominal))}</title></rect>`);
+    }
+    if (r.min !== r.max || r.nominal === undefined) {
+      const y1 = fmt(y(r.max));
+      const y2 = fmt(y(r.min));
+      const cw = Math.max(2, w * 0.35);
+      out.push(`<g stroke="#b45309" stroke-width="2"><line x1="${fmt(cx)}" x2="${fmt(cx)}" y1="${y1}" y2="${y2}"/><line x1="${fmt(cx - cw)}" x2="${fmt(cx + cw)}" y1="${y1}" y2="${y1}"/><line x1="${fmt(cx - cw)}" x2="${fmt(cx + cw)}" y1="${y2}" y2="${y2}"/><title>retry ${r.retry}: ${esc(formatDelay(r.min))} – ${esc(formatDelay(r.max))}</title></g>`);
+    }
+    if (r.retry % labelEvery === 0 || r.retry === 1) {
+      out.push(`<text x="${fmt(cx)}" y="${m.top + plotH + 16}" text-anchor="middle">${r.retry}</text>`);
+    }
+  }
+  for (const [retry, v] of points) out.push(`<circle cx="${fmt(x(retry))}" cy="${fmt(y(v))}" r="2.5" fill="#111827" fill-opacity="0.7"/>`);
+  if (cap !== undefined) {
+    const cy = fmt(y(cap));
+    out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"/>`);
+    out.push(`<text x="${width - m.right - 4}" y="${fmt(y(cap) - 6)}" text-anchor="end" fill="#b91c1c">cap ${esc(formatDelay(cap))}</text>`);
+  }
+  out.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}" stroke="#374151"/>`);
+  out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}" stroke="#374151"/>`);
+  out.push(`<text x="${m.left + plotW / 2}" y="${height - 10}" text-anchor="middle">retry${scale === "log" ? "" : ""}</text>`);
+  out.push(`<text transform="translate(16 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">wait before retry${scale === "log" ? " (log scale)" : ""}</text>`);
+  out.push(`</g></svg>`);
+  return out.join("\n") + "\n";
+}

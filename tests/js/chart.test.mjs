@@ -1,0 +1,78 @@
+// scheduleSvg (backoff-wasm/chart) and the CLI's --chart / --svg.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { scheduleSvg } from "../../pkg/dist/esm/chart.js";
+import { Backoff, createBackoff } from "../../pkg/dist/esm/index.js";
+import { docsCharts } from "./docs-charts.mjs";
+
+const bin = fileURLToPath(new URL("../../pkg/bin/backoff-wasm.js", import.meta.url));
+
+test("bounds(): the exact band of every jitter kind, computed without a draw", () => {
+  const plain = createBackoff({ base: 1000, max: 60000 });
+  assert.deepEqual(plain.bounds(3), { nominal: 4000, min: 4000, max: 4000 });
+  assert.deepEqual(createBackoff({ base: 1000, jitter: 0.2 }).bounds(3), { nominal: 4000, min: 3200, max: 4800 });
+  assert.deepEqual(createBackoff({ base: 1000, jitter: "full" }).bounds(3), { nominal: 4000, min: 0, max: 4000 });
+  assert.deepEqual(createBackoff({ base: 1000, jitter: "equal" }).bounds(3), { nominal: 4000, min: 2000, max: 4000 });
+  assert.deepEqual(createBackoff({ base: 100, max: 30000, jitter: "decorrelated" }).bounds(3), { nominal: undefined, min: 100, max: 2700 });
+  assert.deepEqual(createBackoff({ base: 100, free: 2, jitter: 0.5 }).bounds(2), { nominal: 0, min: 0, max: 0 });
+  // every sampled delay lies in its band
+  const p = createBackoff({ base: 333, max: 20000, jitter: 0.37, seed: "band" });
+  for (let n = 1; n <= 40; n++) {
+    const { min, max } = p.bounds(n);
+    const d = p.delay(n);
+    assert.ok(d >= min && d <= max, `${n}: ${d} not in [${min}, ${max}]`);
+  }
+});
+
+test("scheduleSvg: standalone, deterministic, with bands, cap, samples and human axis labels", () => {
+  const policy = Backoff.exponential("1 second").cap("30 seconds").jitter(0.25).maxAttempts(9);
+  const svg = scheduleSvg(policy, { samples: 3, seed: "s" });
+  assert.equal(scheduleSvg(policy, { samples: 3, seed: "s" }), svg, "same policy and seed, same SVG");
+  assert.notEqual(scheduleSvg(policy, { samples: 3, seed: "t" }), svg, "another seed moves the samples");
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="640" height="360"/);
+  assert.match(svg, /<title id="t">Retry schedule: exponential from 1 s, cap 30 s, jitter ±25%<\/title>/);
+  assert.match(svg, /retry 3: 3 s – 5 s/, "band of retry 3 is [3000, 5000]");
+  assert.match(svg, /retry 8: 22500 ms – 37500 ms/, "jitter at the cap spreads both ways");
+  assert.match(svg, /cap 30 s/);
+  assert.equal((svg.match(/<circle /g) ?? []).length, 8 * 3 + 1, "8 retries × 3 samples + legend dot");
+  for (const label of [">0<", ">10 s<", ">20 s<", ">30 s<"]) assert.ok(svg.includes(label), label);
+  const log = scheduleSvg(Backoff.exponential(100).cap("1 minute").maxAttempts(12), { scale: "log" });
+  assert.match(log, /\(log scale\)/);
+  assert.ok(!/NaN|undefined|Infinity/.test(svg + log));
+  assert.ok(scheduleSvg("5 seconds").includes("constant from 5 s"), "a plain duration is Backoff.fixed");
+});
+
+test("scheduleSvg: bad options name themselves", () => {
+  const p = Backoff.fixed(100);
+  assert.throws(() => scheduleSvg(p, { retries: 0 }), { name: "RangeError", message: /^retries / });
+  assert.throws(() => scheduleSvg(p, { scale: "cubic" }), { name: "TypeError", message: /^scale / });
+  assert.throws(() => scheduleSvg(p, { samples: 1.5 }), { name: "RangeError", message: /^samples / });
+  assert.throws(() => scheduleSvg({}, {}), TypeError);
+});
+
+test("the charts committed under docs/ are what the package draws (npm run docs)", async () => {
+  for (const [file, svg] of Object.entries(await docsCharts())) {
+    assert.equal(readFileSync(new URL(`../../docs/${file}`, import.meta.url), "utf8"), svg, file);
+  }
+});
+
+test("CLI --chart fits 80 columns; --svg writes scheduleSvg's output", () => {
+  const r = spawnSync(process.execPath, [bin, "schedule", "--chart", "--jitter", "0.3", "--seed", "c", "--max", "20s", "--attempts", "12"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 11 + 2);
+  for (const line of lines) assert.ok([...line].length <= 80, line);
+  assert.match(lines[0], /^ {4}1 │█+.*● ?░*\s+\d/);
+  const plain = spawnSync(process.execPath, [bin, "schedule", "--chart"], { encoding: "utf8" }).stdout.split("\n");
+  assert.match(plain[6], /^ {4}7 │█{44} 64 s$/);
+  const dir = mkdtempSync(join(tmpdir(), "bw-svg-"));
+  const file = join(dir, "s.svg");
+  const w = spawnSync(process.execPath, [bin, "schedule", "--svg", file, "--attempts", "5"], { encoding: "utf8" });
+  assert.equal(w.status, 0, w.stderr);
+  assert.equal(readFileSync(file, "utf8"), scheduleSvg(createBackoff({ base: 1000, max: 3600000, maxAttempts: 5 }), { retries: 4 }));
+});
