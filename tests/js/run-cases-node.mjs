@@ -8,12 +8,17 @@ import { collect } from "./cases/harness.mjs";
 const esm = "../../pkg/dist/esm/";
 const require = createRequire(import.meta.url);
 
-/** The module namespaces the cases receive: `lib` (index) and the per-entry ones (plus the CommonJS build). */
+/**
+ * The module namespaces the cases receive: `lib` (the ESM index) and the
+ * per-entry ones, plus `cjs` (the CommonJS index) for cross-build `instanceof`.
+ */
 export async function nodeEntries() {
   const lib = await import(`${esm}index.js`);
   const entries = {};
   for (const name of ["sigil", "backoff", "random", "duration", "policy"]) entries[name] = await import(`${esm}${name}.js`);
   entries.cjs = require("../../pkg/dist/cjs/index.js");
+  // Not a case parameter of the ESM run: lets the CommonJS run check instanceof against the ESM classes.
+  Object.defineProperty(entries, "esmIndex", { value: lib, enumerable: false });
   return { lib, entries };
 }
 

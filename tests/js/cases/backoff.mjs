@@ -93,6 +93,15 @@ export default (t, lib, entries) => {
     t.eq(createBackoff({ base: 1000, max: Infinity }).delay(40), 1000 * 2 ** 39, "max Infinity is unbounded");
   });
 
+  t.test("exponential growth is base * factor ** (counted - 1) exactly as this engine's Math.pow rounds it", () => {
+    // Factors where libm's pow and V8's differ by one ulp (found by the differential test).
+    for (const [f, n] of [[4.547276898287237, 7], [4.657957512885332, 39], [2.8959862738847733, 190], [1.5, 1069], [3, 700], [1.1, 50]]) {
+      t.eq(createBackoff({ base: 1, factor: f }).delay(n + 1), 1 * f ** n, `factor ${f} ^ ${n}`);
+      t.eq(createBackoff({ base: 234347, factor: f }).delay(n + 1), 234347 * Math.pow(f, n), `base 234347, factor ${f} ^ ${n}`);
+      t.eq(lib.Backoff.exponential(7, f).delay(n + 1), 7 * f ** n, `fluent, factor ${f} ^ ${n}`);
+    }
+  });
+
   t.test("without max an exponential curve reaches Infinity", () => {
     const b = createBackoff({ base: 1000 });
     t.eq(b.delay(1024), 1000 * 2 ** 1023);

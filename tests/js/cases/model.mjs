@@ -62,8 +62,11 @@ export function modelRandom(seed) {
 
 /** Sigil's nextDelayMs (section 1), without validation. */
 export function sigilDelay(attempt, { baseDelayMs = 1000, maxDelayMs = 3600000, jitter = 0, random = Math.random } = {}) {
-  const capped = Math.min(baseDelayMs * Math.pow(2, attempt - 1), maxDelayMs);
-  if (!jitter) return capped;
+  // A zero base stays 0 where the original computes 0 * Infinity = NaN (a documented deviation).
+  const capped = baseDelayMs === 0 ? 0 : Math.min(baseDelayMs * Math.pow(2, attempt - 1), maxDelayMs);
+  // The library takes no draw for a delay that overflowed to Infinity (the original
+  // would draw and return Infinity or NaN): a known deviation, mirrored here.
+  if (!jitter || capped === Infinity) return capped;
   return Math.round(capped * (1 - jitter * random()));
 }
 
@@ -79,11 +82,14 @@ export function backoffDelay(o, attempt) {
   else {
     const max = o.max ?? Infinity;
     const growth = o.growth ?? "exponential";
-    if (growth === "exponential") d = Math.min(o.base * Math.pow(o.factor ?? 2, counted - 1), max);
+    // A zero base stays 0 where the original computes 0 * Infinity = NaN (a documented deviation).
+    if (o.base === 0 && growth !== "constant") d = 0;
+    else if (growth === "exponential") d = Math.min(o.base * Math.pow(o.factor ?? 2, counted - 1), max);
     else if (growth === "linear") d = Math.min(o.base * counted, max);
     else d = o.base;
   }
   const j = o.jitter ?? 0;
+  if (d === Infinity) return d; // no draw for an overflowed delay (see sigilDelay)
   if (j === "full") return Math.round(o.random.float(0, d));
   if (!j) return d;
   return Math.round(d * o.random.float(1 - j, 1 + j));
