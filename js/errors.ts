@@ -43,6 +43,19 @@ export class SigilError extends Error {
 Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
 
 /**
+ * `JSON.stringify(text)` for the message of `InvalidDurationError`; for a
+ * non-string that JSON cannot show (a bigint, a cyclic object) a plain
+ * description instead, so that `parse` never throws.
+ */
+function quote(text: unknown): string {
+  try {
+    return String(JSON.stringify(text));
+  } catch {
+    return typeof text === "bigint" ? `${text}n` : Object.prototype.toString.call(text);
+  }
+}
+
+/**
  * The failure of `parse` (API.md section 4): `text` is the caller's input,
  * verbatim (untrimmed, unchanged even when it is not valid Unicode), and
  * `message === "Invalid duration: " + JSON.stringify(text)`.
@@ -55,7 +68,7 @@ export class InvalidDurationError extends Error {
 
   /** @param text the input that is not a duration. */
   constructor(text: string) {
-    super("Invalid duration: " + JSON.stringify(text));
+    super("Invalid duration: " + quote(text));
     this.text = text;
   }
 

@@ -359,9 +359,11 @@ pub fn check_words(words: &JsValue) -> Result<Vec<u32>, JsValue> {
     Ok(out)
 }
 
+/// A bound of `Random.int`: a safe integer. Anything else, a non-number
+/// included, is a RangeError, as `@sdxc/random`'s `Number.isSafeInteger` check throws.
 fn safe_integer(v: &JsValue, option: &str) -> Result<f64, JsValue> {
     const EXPECTED: &str = "a safe integer";
-    let Some(x) = v.as_f64() else { return Err(error(Kind::Type, option, EXPECTED, v)) };
+    let Some(x) = v.as_f64() else { return Err(error(Kind::Range, option, EXPECTED, v)) };
     if x.trunc() == x && x.abs() <= check::MAX_SAFE_INTEGER { Ok(x) } else { Err(error(Kind::Range, option, EXPECTED, v)) }
 }
 

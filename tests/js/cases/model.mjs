@@ -1,0 +1,96 @@
+// An independent plain-JavaScript model of the formulas of API.md sections 1–3,
+// written from the text of the spec (it never imports the library). The
+// differential test compares the library against it; the shared cases use it
+// only where the spec itself is the oracle (e.g. the hash of a lone surrogate).
+
+/** Seed hash of API.md section 3 over the UTF-16 code units of `String(seed)`. */
+export function seedWords(seed) {
+  const text = String(seed);
+  let a = 1779033703, b = 3144134277, c = 1013904242, d = 2773480762;
+  for (let i = 0; i < text.length; i++) {
+    const k = text.charCodeAt(i);
+    a = b ^ Math.imul(a ^ k, 597399067);
+    b = c ^ Math.imul(b ^ k, 2869860233);
+    c = d ^ Math.imul(c ^ k, 951274213);
+    d = a ^ Math.imul(d ^ k, 2716044179);
+  }
+  a = Math.imul(c ^ (a >>> 18), 597399067);
+  b = Math.imul(d ^ (b >>> 22), 2869860233);
+  c = Math.imul(a ^ (c >>> 17), 951274213);
+  d = Math.imul(b ^ (d >>> 19), 2716044179);
+  return [(a ^ b ^ c ^ d) >>> 0, (b ^ a) >>> 0, (c ^ a) >>> 0, (d ^ a) >>> 0];
+}
+
+/** sfc32 (no warm-up) from four state words; `next()` in [0, 1), `words()` the state. */
+export function sfc32(words) {
+  let [a, b, c, d] = words;
+  return {
+    next() {
+      const sum = (a + b + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + sum) | 0;
+      return (sum >>> 0) / 4294967296;
+    },
+    words: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
+  };
+}
+
+/** The model's `Random` of section 3, over any `next()`. */
+export function modelRandom(seed) {
+  const g = sfc32(seedWords(seed));
+  const r = {
+    next: () => g.next(),
+    words: () => g.words(),
+    int: (min, max) => min + Math.floor(r.next() * (max - min + 1)),
+    float: (min = 0, max = 1) => min + r.next() * (max - min),
+    bool: (chance = 0.5) => r.next() < chance,
+    pick: (items) => items[r.int(0, items.length - 1)],
+    shuffle(items) {
+      const out = items.slice();
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = r.int(0, i);
+        [out[i], out[j]] = [out[j], out[i]];
+      }
+      return out;
+    },
+  };
+  return r;
+}
+
+/** Sigil's nextDelayMs (section 1), without validation. */
+export function sigilDelay(attempt, { baseDelayMs = 1000, maxDelayMs = 3600000, jitter = 0, random = Math.random } = {}) {
+  // A zero base stays 0 where the original computes 0 * Infinity = NaN (a documented deviation).
+  const capped = baseDelayMs === 0 ? 0 : Math.min(baseDelayMs * Math.pow(2, attempt - 1), maxDelayMs);
+  // The library takes no draw for a delay that overflowed to Infinity (the original
+  // would draw and return Infinity or NaN): a known deviation, mirrored here.
+  if (!jitter || capped === Infinity) return capped;
+  return Math.round(capped * (1 - jitter * random()));
+}
+
+/**
+ * createBackoff's delay (section 2), without validation. `o.base`/`o.max`/`o.steps`
+ * are ms numbers; `o.random` an object with `float(min, max)`.
+ */
+export function backoffDelay(o, attempt) {
+  const counted = attempt - (o.free ?? 0);
+  if (!(counted >= 1)) return 0;
+  let d;
+  if (o.steps) d = o.steps[Math.min(counted, o.steps.length) - 1];
+  else {
+    const max = o.max ?? Infinity;
+    const growth = o.growth ?? "exponential";
+    // A zero base stays 0 where the original computes 0 * Infinity = NaN (a documented deviation).
+    if (o.base === 0 && growth !== "constant") d = 0;
+    else if (growth === "exponential") d = Math.min(o.base * Math.pow(o.factor ?? 2, counted - 1), max);
+    else if (growth === "linear") d = Math.min(o.base * counted, max);
+    else d = o.base;
+  }
+  const j = o.jitter ?? 0;
+  if (d === Infinity) return d; // no draw for an overflowed delay (see sigilDelay)
+  if (j === "full") return Math.round(o.random.float(0, d));
+  if (!j) return d;
+  return Math.round(d * o.random.float(1 - j, 1 + j));
+}

@@ -1,0 +1,252 @@
+// API.md section 3: `/random`, seeded and system streams.
+// Shared body: runs in Node (ESM build) and in headless Chromium (browser build).
+
+const TWO32 = 4294967296;
+const raw = (r, n) => Array.from({ length: n }, () => Math.floor(r.next() * TWO32));
+
+export default (t, lib, entries) => {
+  const { createRandom, restoreRandom, systemRandom, systemSeed } = lib;
+  const rangeOrType = { instance: [RangeError, TypeError] };
+
+  t.test("raw words floor(next() * 2^32) for 42, \"signup-suite\" and \"\"", () => {
+    t.eq(raw(createRandom(42), 6), [3833195492, 3563769608, 4061610985, 767254976, 3389111029, 3727552234]);
+    t.eq(raw(createRandom("signup-suite"), 6), [1665886051, 3924901832, 1861224746, 2455819951, 2930940383, 493917030]);
+    t.eq(raw(createRandom(""), 6), [3075608207, 1941113166, 1250698130, 1973185690, 24547140, 1714710821]);
+    t.eq(raw(entries.random.createRandom(42), 2), [3833195492, 3563769608], "/random entry");
+  });
+
+  t.test("next() is exactly a u32 over 2^32, in [0, 1)", () => {
+    const r = createRandom("range");
+    for (let i = 0; i < 2000; i++) {
+      const x = r.next();
+      t.ok(x >= 0 && x < 1, `draw ${i} = ${x}`);
+      t.ok(Number.isInteger(x * TWO32), `draw ${i} is k / 2^32`);
+    }
+  });
+
+  t.test("createRandom(42): eight int(0, 999) are 892, 829, 945, 178, 789, 867, 759, 526", () => {
+    const r = createRandom(42);
+    t.eq(Array.from({ length: 8 }, () => r.int(0, 999)), [892, 829, 945, 178, 789, 867, 759, 526]);
+  });
+
+  t.test("String(seed): 42 ≡ \"42\", 1e21 ≡ \"1e+21\", -0 ≡ \"0\", and seed is that text", () => {
+    for (const [num, text] of [[42, "42"], [1e21, "1e+21"], [-0, "0"], [0.1, "0.1"], [-5, "-5"], [1e-7, "1e-7"], [NaN, "NaN"], [Infinity, "Infinity"], [2 ** 53, "9007199254740992"], [0.000001, "0.000001"]]) {
+      const a = createRandom(num);
+      const b = createRandom(text);
+      t.eq(a.seed, text, `seed of ${t.show(num)}`);
+      t.eq(String(num), text, "JavaScript agrees");
+      t.eq(raw(a, 4), raw(b, 4), `stream of ${t.show(num)} = stream of ${t.show(text)}`);
+    }
+    t.ok(raw(createRandom(1e21), 1)[0] !== raw(createRandom("1e21"), 1)[0], "1e21 is not \"1e21\"");
+    t.ok(raw(createRandom(42), 1)[0] !== raw(createRandom("42 "), 1)[0], "no trimming of seeds");
+  });
+
+  t.test("lone surrogates are hashed as UTF-16 code units", () => {
+    const lone = raw(createRandom("\uD800"), 6);
+    t.eq(lone, [1156710037, 887606974, 4187485005, 3945240390, 1803735007, 1833556858], "\\uD800 per the spec hash");
+    t.eq(raw(createRandom("\uD800"), 6), lone, "deterministic");
+    t.eq(raw(createRandom("\uFFFD"), 6), [533192680, 3967893332, 3435633579, 1238639342, 850662554, 3129287138], "\\uFFFD");
+    t.eq(raw(createRandom("\uDC00"), 3), [2560898021, 1176081672, 2784923223], "\\uDC00");
+    t.ok(lone[0] !== raw(createRandom("\uFFFD"), 1)[0], "differs from U+FFFD");
+    t.eq(createRandom("\uD800").seed, "\uD800", "seed kept verbatim");
+    t.eq(createRandom("\uD800").state().words, [3550877959, 2156648913, 2750270315, 4039117757]);
+    // A well-formed pair is two code units, not one code point.
+    t.ok(raw(createRandom("\uD83D\uDE00"), 1)[0] !== raw(createRandom("\uD83D"), 1)[0]);
+  });
+
+  t.test("float(min = 0, max = 1) = min + next() * (max - min)", () => {
+    const r = createRandom("float");
+    const twin = createRandom("float");
+    for (let i = 0; i < 50; i++) {
+      t.eq(r.float(), 0 + twin.next() * (1 - 0), "float()");
+      t.eq(r.float(2, 5), 2 + twin.next() * (5 - 2), "float(2, 5)");
+      t.eq(r.float(-1.5, 0.25), -1.5 + twin.next() * (0.25 - -1.5), "float(-1.5, 0.25)");
+      t.eq(r.float(0.8, 1.2), 0.8 + twin.next() * (1.2 - 0.8), "float(0.8, 1.2)");
+      t.eq(r.float(3), 3 + twin.next() * (1 - 3), "float(3) keeps max = 1");
+      t.eq(r.float(7, 7), 7, "float(7, 7)");
+      twin.next();
+    }
+  });
+
+  t.test("bool(chance = 0.5) = next() < chance", () => {
+    const r = createRandom("bool");
+    const twin = createRandom("bool");
+    for (let i = 0; i < 100; i++) {
+      t.eq(r.bool(), twin.next() < 0.5, "bool()");
+      t.eq(r.bool(0.9), twin.next() < 0.9, "bool(0.9)");
+      t.eq(r.bool(0), false, "bool(0)");
+      twin.next();
+      t.eq(r.bool(1), true, "bool(1)");
+      twin.next();
+    }
+  });
+
+  t.test("int(min, max) = min + floor(next() * (max - min + 1)), both ends included", () => {
+    const r = createRandom("int");
+    const twin = createRandom("int");
+    const seen = new Set();
+    for (let i = 0; i < 300; i++) {
+      const v = r.int(-2, 2);
+      t.eq(v, -2 + Math.floor(twin.next() * (2 - -2 + 1)));
+      seen.add(v);
+      t.eq(r.int(7, 7), 7 + Math.floor(twin.next() * 1), "int(7, 7) takes a draw");
+      t.eq(r.int(0, 2 ** 53 - 1), 0 + Math.floor(twin.next() * (2 ** 53 - 1 - 0 + 1)));
+      const lo = -(2 ** 53 - 1);
+      const hi = 2 ** 53 - 1;
+      t.eq(r.int(lo, hi), lo + Math.floor(twin.next() * (hi - lo + 1)), "full safe range, float arithmetic");
+    }
+    t.eq([...seen].sort(), [-1, -2, 0, 1, 2].sort(), "every value of [-2, 2] appears");
+  });
+
+  t.test("int bounds errors are RangeError and take no draw", () => {
+    const r = createRandom("bounds");
+    const twin = createRandom("bounds");
+    for (const [min, max] of [[1.5, 3], [0, 2.5], [0, 2 ** 53], [-(2 ** 53), 0], [NaN, 1], [0, NaN], [0, Infinity], [-Infinity, 0], [5, 4], [0, -1], ["0", 5], [0, "5"], [null, 1], [undefined, 1], [0, undefined]]) {
+      t.throws(() => r.int(min, max), { instance: RangeError }, `int(${t.show(min)}, ${t.show(max)})`);
+    }
+    t.eq(r.next(), twin.next(), "no draw was taken by the failed calls");
+  });
+
+  t.test("pick(items) = items[int(0, length - 1)]; RangeError on empty", () => {
+    const r = createRandom("pick");
+    const twin = createRandom("pick");
+    const items = ["a", "b", "c", "d", "e"];
+    for (let i = 0; i < 100; i++) t.eq(r.pick(items), items[0 + Math.floor(twin.next() * (items.length - 1 - 0 + 1))]);
+    t.eq(r.pick(["only"]), "only");
+    twin.next();
+    t.throws(() => r.pick([]), { instance: RangeError }, "pick([])");
+    t.eq(r.next(), twin.next(), "no draw on error");
+  });
+
+  t.test("shuffle(items): Fisher–Yates from the last index down with int(0, i); input untouched", () => {
+    const r = createRandom("shuffle");
+    const twin = createRandom("shuffle");
+    for (let n = 0; n <= 12; n++) {
+      const items = Array.from({ length: n }, (_, i) => `x${i}`);
+      const frozen = items.slice();
+      const expected = items.slice();
+      for (let i = expected.length - 1; i > 0; i--) {
+        const j = 0 + Math.floor(twin.next() * (i - 0 + 1));
+        const tmp = expected[i];
+        expected[i] = expected[j];
+        expected[j] = tmp;
+      }
+      const got = r.shuffle(items);
+      t.eq(got, expected, `n = ${n}`);
+      t.eq(items, frozen, "input untouched");
+      t.ok(got !== items, "a copy");
+    }
+    t.eq(r.next(), twin.next(), "shuffle([]) and shuffle([x]) take no draw");
+  });
+
+  t.test("derive(label) = createRandom(`${seed} ${label}`), independent of draws taken", () => {
+    const r = createRandom(42);
+    const first = r.derive("child");
+    t.eq(first.seed, "42 child");
+    for (let i = 0; i < 17; i++) r.next();
+    const later = r.derive("child");
+    const fresh = createRandom("42 child");
+    const a = raw(first, 8);
+    t.eq(raw(later, 8), a);
+    t.eq(raw(fresh, 8), a);
+    t.eq(raw(r.derive(7), 3), raw(createRandom("42 7"), 3), "numeric label");
+    t.eq(r.derive("a").derive("b").seed, "42 a b");
+    t.eq(raw(createRandom("").derive(""), 3), raw(createRandom(" "), 3), "empty seed and label");
+  });
+
+  t.test("state() is plain JSON { seed, words } and restoreRandom resumes exactly", () => {
+    const r = createRandom(42);
+    t.eq(r.state(), { seed: "42", words: [2814168319, 2719428796, 2668499562, 2594565673] }, "initial state = the seed hash");
+    for (let i = 0; i < 5; i++) r.next();
+    const s = r.state();
+    t.eq(Object.keys(s).sort(), ["seed", "words"]);
+    t.eq(s.words.length, 4);
+    for (const w of s.words) t.ok(Number.isInteger(w) && w >= 0 && w < TWO32, `word ${w} is a u32`);
+    const json = JSON.parse(JSON.stringify(s));
+    t.eq(json, s, "JSON round trip");
+    const back = restoreRandom(json);
+    t.eq(back.seed, "42");
+    t.eq(raw(back, 50), raw(r, 50), "resumes draw for draw");
+    t.eq(back.state(), r.state());
+    t.eq(raw(back.derive("x"), 3), raw(createRandom("42 x"), 3), "derive after restore uses the seed");
+    t.eq(raw(entries.random.restoreRandom(createRandom("e").state()), 2), raw(createRandom("e"), 2), "/random entry");
+  });
+
+  t.test("state() of a stream is a snapshot (later draws do not change it)", () => {
+    const r = createRandom("snap");
+    const s = r.state();
+    const copy = JSON.parse(JSON.stringify(s));
+    r.next();
+    t.eq(s, copy);
+  });
+
+  t.test("restoreRandom accepts any four u32 words, incl. 0 and 2^32 - 1", () => {
+    const g = restoreRandom({ seed: "z", words: [0, 0, 0, 0] });
+    // sfc32 from [0,0,0,0]: sum = 0, then d counts up.
+    t.eq(Math.floor(g.next() * TWO32), 0);
+    t.eq(g.state().words, [0, 0, 0, 1]);
+    const h = restoreRandom({ seed: "z", words: [TWO32 - 1, TWO32 - 1, TWO32 - 1, TWO32 - 1] });
+    t.eq(Math.floor(h.next() * TWO32), (TWO32 - 1) * 3 % TWO32);
+  });
+
+  t.test("malformed states are TypeError/RangeError", () => {
+    const w = [1, 2, 3, 4];
+    const bad = [
+      null, undefined, 42, "state", true,
+      {}, { words: w }, { seed: 42, words: w }, { seed: null, words: w },
+      { seed: "s" }, { seed: "s", words: null }, { seed: "s", words: "1,2,3,4" }, { seed: "s", words: { 0: 1, 1: 2, 2: 3, 3: 4, length: 4 } },
+      { seed: "s", words: [] }, { seed: "s", words: [1, 2, 3] }, { seed: "s", words: [1, 2, 3, 4, 5] },
+      { seed: "s", words: [1, 2, 3, -1] }, { seed: "s", words: [1, 2, 3, TWO32] }, { seed: "s", words: [1, 2, 3, 1.5] },
+      { seed: "s", words: [1, 2, 3, NaN] }, { seed: "s", words: [1, 2, 3, Infinity] }, { seed: "s", words: [1, 2, 3, "4"] },
+      { seed: "s", words: [1, 2, 3, null] }, { seed: "s", words: [1, 2, 3, undefined] }, { seed: "s", words: [1, 2, 3, 4n] },
+    ];
+    for (const s of bad) t.throws(() => restoreRandom(s), rangeOrType, `restoreRandom(${t.show(s)})`);
+  });
+
+  t.test("createRandom with a seed that is neither string nor number is an error, not String(x)", () => {
+    for (const s of [undefined, null, {}, [], true, 1n, Symbol("s")]) {
+      t.throws(() => createRandom(s), rangeOrType, `createRandom(${t.show(s)})`);
+    }
+  });
+
+  t.test("systemRandom: draws in [0, 1), never Math.random, no seed and no state", () => {
+    let mathRandomCalls = 0;
+    t.swap(Math, "random", () => { mathRandomCalls++; return 0.5; }, () => {
+      const r = systemRandom();
+      const seen = new Set();
+      for (let i = 0; i < 1000; i++) {
+        const x = r.next();
+        t.ok(typeof x === "number" && x >= 0 && x < 1, `draw ${x}`);
+        t.ok(Number.isInteger(x * TWO32), "a u32 over 2^32");
+        seen.add(x);
+      }
+      t.ok(seen.size > 990, `draws vary (${seen.size} distinct of 1000)`);
+      const i = r.int(1, 6);
+      t.ok(Number.isInteger(i) && i >= 1 && i <= 6);
+      const f = r.float(10, 20);
+      t.ok(f >= 10 && f < 20);
+      t.eq(typeof r.bool(), "boolean");
+      t.ok(["a", "b"].includes(r.pick(["a", "b"])));
+      t.eq(r.shuffle([1, 2, 3, 4]).sort(), [1, 2, 3, 4]);
+      t.eq(r.seed, undefined, "no seed");
+      t.eq(r.state, undefined, "no state");
+      t.eq(r.derive, undefined, "no derive");
+    });
+    t.eq(mathRandomCalls, 0, "Math.random was never called");
+  });
+
+  t.test("systemRandom streams are independent", () => {
+    const a = raw(systemRandom(), 8);
+    const b = raw(systemRandom(), 8);
+    t.ok(a.join() !== b.join());
+  });
+
+  t.test("systemSeed() is a fresh u32", () => {
+    let mathRandomCalls = 0;
+    const seeds = t.swap(Math, "random", () => { mathRandomCalls++; return 0.5; }, () => Array.from({ length: 64 }, () => systemSeed()));
+    for (const s of seeds) t.ok(typeof s === "number" && Number.isInteger(s) && s >= 0 && s < TWO32, `seed ${s}`);
+    t.ok(new Set(seeds).size > 60, "fresh values");
+    t.eq(mathRandomCalls, 0, "not from Math.random");
+    t.eq(raw(createRandom(seeds[0]), 2), raw(createRandom(String(seeds[0])), 2), "usable as a seed");
+  });
+};
