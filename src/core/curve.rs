@@ -69,13 +69,13 @@ pub struct Curve {
 /// of 3), so in wasm the host's `Math.pow` is called; natively (tests) `libm`.
 #[cfg(target_arch = "wasm32")]
 #[inline]
-fn pow(x: f64, y: f64) -> f64 {
+pub(crate) fn pow(x: f64, y: f64) -> f64 {
     js_sys::Math::pow(x, y)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 #[inline]
-fn pow(x: f64, y: f64) -> f64 {
+pub(crate) fn pow(x: f64, y: f64) -> f64 {
     libm::pow(x, y)
 }
 
@@ -213,14 +213,15 @@ impl Jitter {
         }
     }
 
-    /// Whether a delay `d` takes a draw. Jitter `0`, no jitter, and a delay that
-    /// is not finite (an uncapped curve that overflowed) take none.
+    /// Whether a delay takes a draw: every jittered call takes exactly one, as in
+    /// the originals (even when an uncapped curve overflowed to `Infinity`, so a
+    /// shared stream stays in step); jitter `0` and no jitter take none.
     #[inline]
-    pub fn draws(self, d: f64) -> bool {
+    pub fn draws(self, _d: f64) -> bool {
         match self {
             Jitter::None => false,
-            Jitter::Subtract(f) | Jitter::Spread(f) => f != 0.0 && d.is_finite(),
-            Jitter::Full | Jitter::Equal | Jitter::Decorrelated => d.is_finite(),
+            Jitter::Subtract(f) | Jitter::Spread(f) => f != 0.0,
+            Jitter::Full | Jitter::Equal | Jitter::Decorrelated => true,
         }
     }
 
@@ -245,6 +246,10 @@ impl Jitter {
     /// The jittered delay from the pre-jitter delay `d` and the draw `x`.
     #[inline]
     pub fn finish(self, d: f64, x: f64) -> f64 {
+        if !d.is_finite() {
+            // An overflowed curve stays `Infinity` (the original may compute `Infinity * 0 = NaN`).
+            return d;
+        }
         match self {
             Jitter::None => d,
             Jitter::Subtract(f) => js_round(d * (1.0 - f * x)),
@@ -259,6 +264,9 @@ impl Jitter {
     /// moves it by at most 0.5): documentation and charts use this. For
     /// decorrelated jitter `d` is ignored: pass the band through [`Jitter::band_of`].
     pub fn band(self, d: f64) -> (f64, f64) {
+        if !d.is_finite() {
+            return (d, d);
+        }
         match self {
             Jitter::Decorrelated => (d, d),
             Jitter::None => (d, d),
@@ -273,7 +281,7 @@ impl Jitter {
     /// `[base, min(cap, 3^n * base)]`, the others in [`Jitter::band`] of `d`.
     pub fn band_of(self, d: f64, base: f64, cap: f64, n: f64) -> (f64, f64) {
         match self {
-            Jitter::Decorrelated => (base, (base * libm::pow(3.0, n)).min(cap)),
+            Jitter::Decorrelated => (base, (base * pow(3.0, n)).min(cap)),
             _ => self.band(d),
         }
     }

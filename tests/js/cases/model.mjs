@@ -64,10 +64,12 @@ export function modelRandom(seed) {
 export function sigilDelay(attempt, { baseDelayMs = 1000, maxDelayMs = 3600000, jitter = 0, random = Math.random } = {}) {
   // A zero base stays 0 where the original computes 0 * Infinity = NaN (a documented deviation).
   const capped = baseDelayMs === 0 ? 0 : Math.min(baseDelayMs * Math.pow(2, attempt - 1), maxDelayMs);
-  // The library takes no draw for a delay that overflowed to Infinity (the original
-  // would draw and return Infinity or NaN): a known deviation, mirrored here.
-  if (!jitter || capped === Infinity) return capped;
-  return Math.round(capped * (1 - jitter * random()));
+  if (!jitter) return capped;
+  const r = random();
+  // A delay that overflowed to Infinity still takes its one draw and stays Infinity
+  // (the original may compute Infinity * 0 = NaN there): a documented deviation.
+  if (capped === Infinity) return capped;
+  return Math.round(capped * (1 - jitter * r));
 }
 
 /**
@@ -89,8 +91,9 @@ export function backoffDelay(o, attempt) {
     else d = o.base;
   }
   const j = o.jitter ?? 0;
-  if (d === Infinity) return d; // no draw for an overflowed delay (see sigilDelay)
-  if (j === "full") return Math.round(o.random.float(0, d));
   if (!j) return d;
-  return Math.round(d * o.random.float(1 - j, 1 + j));
+  // One draw per jittered call, even for an overflowed delay, which stays Infinity (see sigilDelay).
+  const x = j === "full" ? o.random.float(0, d) : o.random.float(1 - j, 1 + j);
+  if (d === Infinity) return d;
+  return j === "full" ? Math.round(x) : Math.round(d * x);
 }
