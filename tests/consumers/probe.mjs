@@ -122,9 +122,15 @@ function probe(m) {
 }
 `;
 
-/** The probe as an ES module: `import probe from "./probe.js"`. */
-export function probeModule() {
-  const imports = Object.entries(ENTRY_POINTS).map(([k, spec]) => `import * as ${k} from "${spec}";`).join("\n");
+/**
+ * The probe as an ES module: `import probe from "./probe.js"`.
+ * @param {(subpath: string, bare: string) => string} [specifier] maps each entry point
+ *   (`"index"`, `"sigil"`, …; and its bare name) to the specifier to import; bare names by default.
+ */
+export function probeModule(specifier = (_, bare) => bare) {
+  const imports = Object.entries(ENTRY_POINTS)
+    .map(([k, bare]) => `import * as ${k} from "${specifier(k === "root" ? "index" : k, bare)}";`)
+    .join("\n");
   return `${imports}\n${BODY}\nexport default function run() {\n  return probe({ ${Object.keys(ENTRY_POINTS).join(", ")} });\n}\n`;
 }
 
@@ -232,3 +238,40 @@ export function seededFrom(mod) {
     fullJitter: mod.createBackoff({ base: 1000, jitter: "full", random: mod.createRandom(7) }).maxAttempts(4).schedule(),
   };
 }
+
+/**
+ * An HTML page that runs the probe: `head` goes first (e.g. an import map),
+ * then `<script type="module" src=...>` or inline module code. A classic
+ * script records any load or evaluation error, so a broken page fails fast
+ * with the browser's message instead of timing out.
+ */
+export function probePage({ head = "", moduleSrc, moduleCode }) {
+  const module = moduleSrc
+    ? `<script type="module" src="${moduleSrc}"></script>`
+    : `<script type="module">\n${moduleCode}\n</script>`;
+  return `<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>backoff-wasm consumer</title>
+<link rel="icon" href="data:,">
+<script>
+  window.addEventListener("error", (e) => {
+    window.__probe = { error: String((e.error && e.error.stack) || e.message || (e.target && e.target.src) || e) };
+    window.__done = true;
+  }, true);
+</script>
+${head}
+${module}
+</head>
+<body><pre id="out"></pre></body>
+</html>
+`;
+}
+
+/** The page's main module: runs the probe and publishes the result on `window`. */
+export const PAGE_MAIN = `import probe from "./probe.js";
+window.__probe = probe();
+window.__done = true;
+document.getElementById("out").textContent = JSON.stringify(window.__probe, null, 2);
+`;
