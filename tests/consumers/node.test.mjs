@@ -114,3 +114,25 @@ test("`npx backoff-wasm schedule` in the consumer prints Sigil's default table",
   const json = run("npx", ["--no", "backoff-wasm", "schedule", "--format", "json", "--attempts", "3"], { cwd: dir });
   assert.deepEqual(JSON.parse(json.stdout).totalMs, 3000);
 });
+
+test("the installed package: no runtime dependencies, every exports target and declaration exists", async () => {
+  const { dir } = consumer();
+  const { existsSync, readFileSync } = await import("node:fs");
+  const installed = join(dir, "node_modules", "backoff-wasm");
+  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+  assert.equal(manifest.dependencies, undefined);
+  assert.equal(manifest.peerDependencies, undefined);
+  assert.equal(manifest.optionalDependencies, undefined);
+  const targets = [];
+  const walk = (x) => (typeof x === "string" ? targets.push(x) : Object.values(x).forEach(walk));
+  walk(manifest.exports);
+  assert.deepEqual(targets.filter((t) => !existsSync(join(installed, t))), []);
+  const subpaths = Object.keys(manifest.exports).filter((k) => k !== "./package.json");
+  assert.deepEqual(subpaths, [".", "./sigil", "./backoff", "./random", "./duration", "./policy"]);
+  for (const s of subpaths) {
+    // Every entry point has ESM and CommonJS declarations.
+    const t = manifest.exports[s].types;
+    assert.match(t.require, /^\.\/dist\/cjs\/\w+\.d\.ts$/, s);
+    assert.match(t.default, /^\.\/dist\/types\/\w+\.d\.ts$/, s);
+  }
+});
