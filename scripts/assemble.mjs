@@ -7,7 +7,8 @@
 //   dist/cjs      Node `require`           (same, CommonJS; transformed by esbuild)
 //   dist/browser  browsers and bundlers    (wasm inlined as base64, compiled synchronously)
 //   dist/workerd  Cloudflare Workers       (imports the .wasm as a precompiled module)
-//   dist/types    .d.ts for every entry point (tsc output, with docs)
+//   dist/types    .d.ts for every entry point (tsc output, with docs); a copy
+//                 in dist/cjs types `require` (read there as CommonJS)
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
@@ -58,6 +59,14 @@ for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
 }
 cpSync(join(bindgen, "backoff_wasm.d.ts"), join(pkg, "dist", "types", "backoff_wasm.d.ts"));
 cpSync(at("js", "wasm.d.ts"), join(pkg, "dist", "types", "wasm.d.ts"));
+// The same declarations beside the CommonJS files, for `require` (the exports
+// map's nested "types" → "require" condition). dist/cjs/package.json says
+// "type": "commonjs", so TypeScript reads them as CommonJS modules; the ESM
+// copies in dist/types would make a `.cts` consumer under node16 fail with
+// TS1479 ("the referenced file is an ECMAScript module").
+for (const f of readdirSync(join(pkg, "dist", "types"))) {
+  cpSync(join(pkg, "dist", "types", f), join(cjs, f));
+}
 
 // The command.
 mkdirSync(join(pkg, "bin"), { recursive: true });

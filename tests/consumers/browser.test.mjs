@@ -1,0 +1,48 @@
+// A static page in headless Chromium (playwright-core, /usr/bin/chromium)
+// loading the package straight from the consumer's node_modules, served on
+// 127.0.0.1 by node:http: once by path, once through an import map.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { inChromium, project, serveStatic } from "./scratch.mjs";
+import { expected, PAGE_MAIN, probeModule, probePage, seededFrom } from "./probe.mjs";
+
+const DIST = "/node_modules/backoff-wasm/dist/browser";
+const SUBPATHS = ["sigil", "backoff", "random", "duration", "policy"];
+const importMap = {
+  imports: {
+    "backoff-wasm": `${DIST}/index.js`,
+    ...Object.fromEntries(SUBPATHS.map((s) => [`backoff-wasm/${s}`, `${DIST}/${s}.js`])),
+  },
+};
+
+test("browser <script type=module>: by path and through an import map, values computed in the page", async () => {
+  const { dir } = project("browser", {
+    files: {
+      "by-path/probe.js": probeModule((subpath) => `${DIST}/${subpath}.js`),
+      "by-path/main.js": PAGE_MAIN,
+      "by-path/index.html": probePage({ moduleSrc: "./main.js" }),
+      "import-map/probe.js": probeModule(),
+      "import-map/index.html": probePage({
+        head: `<script type="importmap">${JSON.stringify(importMap)}</script>`,
+        moduleCode: PAGE_MAIN.replace("./probe.js", "/import-map/probe.js"),
+      }),
+    },
+  });
+  const mod = await import(pathToFileURL(join(dir, "node_modules", "backoff-wasm", "dist", "esm", "index.js")).href);
+  const want = expected(seededFrom(mod));
+  const server = await serveStatic(dir);
+  try {
+    const pages = await inChromium([`${server.url}/by-path/index.html`, `${server.url}/import-map/index.html`]);
+    for (const { url, result, errors } of pages) {
+      assert.deepEqual(errors, [], url);
+      assert.deepEqual(result, want, url);
+    }
+    // The browser build inlines the wasm: no .wasm request, no Node loader.
+    assert.ok(server.requests.includes(`${DIST}/index.js`));
+    assert.deepEqual(server.requests.filter((r) => r.endsWith(".wasm") || r.includes("/dist/esm/") || r.includes("/dist/cjs/")), []);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,253 @@
+// A TypeScript consumer of the packed tarball, checked with `tsc --strict
+// --noEmit` under moduleResolution node16, nodenext (ESM .mts and CommonJS
+// .cts files) and bundler. It uses every export of every entry point, and
+// `@ts-expect-error` lines prove that wrong option types and misspelt
+// durations do not compile (tsc fails on an unused @ts-expect-error).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { project } from "./scratch.mjs";
+
+/** Pinned compiler version. */
+export const VERSIONS = { typescript: "5.9.3" };
+
+const BODY = String.raw`
+import {
+  MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS, nextDelayMs, retrySchedule, totalRetryWindowMs, seededRandom, SigilError,
+  type BackoffOptions as SigilOptions, type RetryScheduleOptions, type SigilErrorCode,
+} from "backoff-wasm/sigil";
+import {
+  createBackoff, Backoff, type BackoffOptions, type BackoffCurveOptions, type BackoffStepsOptions,
+  type BackoffSharedOptions, type Jitter,
+} from "backoff-wasm/backoff";
+import {
+  createRandom, restoreRandom, systemRandom, systemSeed, type Random, type SeededRandom, type RandomState, type Seed,
+} from "backoff-wasm/random";
+import {
+  parse, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString, type DurationUnit,
+  type DurationUnitShort,
+} from "backoff-wasm/duration";
+import { Backoff as Policy } from "backoff-wasm/policy";
+import * as root from "backoff-wasm";
+
+// /sigil
+const limits: readonly number[] = [MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS];
+const sigilOptions: SigilOptions = { baseDelayMs: 100, maxDelayMs: 250, jitter: 0.5, random: seededRandom("ts") };
+const scheduleOptions: RetryScheduleOptions = { ...sigilOptions, maxAttempts: 4 };
+const one: number = nextDelayMs(3, sigilOptions);
+const schedule: number[] = retrySchedule(scheduleOptions);
+const windowMs: number = totalRetryWindowMs();
+const draw: () => number = seededRandom(42);
+let code: SigilErrorCode | undefined;
+try {
+  nextDelayMs(0);
+} catch (e) {
+  if (e instanceof SigilError) code = e.code;
+}
+const made: Error = new SigilError("attempt must be an integer >= 1; received 0");
+
+// /backoff
+const jitter: Jitter = "full";
+const shared: BackoffSharedOptions = { free: 1, jitter: 0.2, random: createRandom(1), maxAttempts: 5 };
+const curve: BackoffCurveOptions = { base: "5 minutes", growth: "linear", max: "1h", ...shared };
+const stepped: BackoffStepsOptions = { steps: [10, "20ms", "1 second"], jitter };
+const options: BackoffOptions[] = [curve, stepped, { base: 100, factor: 3 }, { base: "1 second", random: () => 0.5 }];
+const policy: Backoff = createBackoff(curve);
+const delay: number = policy.delay(3);
+const at: number = policy.at(1, Date.now());
+const json = policy.toJSON();
+const rebuilt: Backoff = createBackoff(json.steps ? { steps: json.steps } : { base: json.base ?? 0, max: json.max ?? Infinity });
+
+// /policy (the same class)
+const fluent: Policy = Policy.exponential("2 seconds", 2).cap("5 minutes").maxAttempts(8).jitter(0.1).free(0)
+  .random(systemRandom());
+const sameClass: Backoff = fluent;
+const fixed: Policy = Policy.fixed("5s");
+const linear: Policy = Policy.linear(100);
+const from: Policy = Policy.from("3 seconds");
+const waits: number[] = fluent.schedule();
+const totalMs: number = fluent.totalMs();
+const bound: number | undefined = fluent.attempts;
+for (const wait of fluent) {
+  const n: number = wait;
+  void n;
+  break;
+}
+
+// /random
+const seed: Seed = "signup-suite";
+const seeded: SeededRandom = createRandom(seed);
+const state: RandomState = seeded.state();
+const resumed: SeededRandom = restoreRandom(state);
+const system: Random = systemRandom();
+const fresh: number = systemSeed();
+const picked: string = seeded.pick(["a", "b"]);
+const shuffled: number[] = seeded.shuffle([1, 2, 3] as const).map((x) => x * 2);
+const coin: boolean = system.bool(0.3);
+const mixed: number = resumed.float(1, 2) + seeded.int(0, 9) + system.next();
+const derived: SeededRandom = seeded.derive("child");
+const seedText: string = derived.seed;
+
+// /duration
+const unit: DurationUnit = "minutes";
+const shortUnit: DurationUnitShort = "ms";
+const text: DurationString = "5 minutes";
+const texts: DurationString[] = ["250", "10ms", "2 hours", "1w", "-5 seconds"];
+const input: DurationInput = Math.random() < 0.5 ? 250 : text;
+const parsed = parse("5 minutes");
+let ms = 0;
+if (parsed.status === "success") {
+  ms = parsed.data;
+} else {
+  const failure: InvalidDurationError = parsed.error;
+  const bad: string = failure.text;
+  void bad;
+}
+const seconds: number = toSeconds("1h") + toMs(input);
+
+// backoff-wasm (everything in one import)
+const rootOptions: root.SigilBackoffOptions = { jitter: 0.25 };
+const rootJson: root.BackoffJSON = root.createBackoff({ base: 1 }).toJSON();
+const rootParse: root.ParseResult = root.parseDuration("1 week");
+const rootTypes: [root.Jitter, root.Seed, root.DurationInput, root.DurationString, root.DurationUnit, root.DurationUnitShort] =
+  ["equal", 1, 2, "3s", "day", "d"];
+const rootOpts: [root.BackoffOptions, root.BackoffCurveOptions, root.BackoffStepsOptions, root.BackoffSharedOptions] =
+  [{ base: 1 }, { base: 1 }, { steps: [1] }, {}];
+const rootRandom: [root.Random, root.SeededRandom, root.RandomState] =
+  [root.systemRandom(), root.createRandom(1), root.createRandom(1).state()];
+const rootCodes: root.SigilErrorCode = "invalid_argument";
+const rootSchedule: root.RetryScheduleOptions = { maxAttempts: root.MAX_ATTEMPTS };
+const rootValues = [
+  root.BASE_DELAY_MS, root.MAX_DELAY_MS, root.nextDelayMs(1), root.retrySchedule().length, root.totalRetryWindowMs(),
+  root.seededRandom(1)(), root.createBackoff({ base: 1 }).delay(1), root.Backoff.fixed(1).delay(1),
+  root.restoreRandom(root.createRandom(1).state()).next(), root.systemSeed(), root.toMs("1s"), root.toSeconds(1000),
+] satisfies number[];
+const rootErrors: [typeof root.SigilError, typeof root.InvalidDurationError] = [root.SigilError, root.InvalidDurationError];
+
+export const used = [
+  limits, one, schedule, windowMs, draw, code, made, options, delay, at, rebuilt, sameClass, fixed, linear, from, waits,
+  totalMs, bound, fresh, picked, shuffled, coin, mixed, seedText, unit, shortUnit, texts, ms, seconds, rootOptions,
+  rootJson, rootParse, rootTypes, rootOpts, rootRandom, rootCodes, rootSchedule, rootValues, rootErrors,
+];
+
+// Wrong option types and misspelt durations do not compile.
+// @ts-expect-error base is a duration, not a boolean
+createBackoff({ base: true });
+// @ts-expect-error "minuts" is not a duration unit
+createBackoff({ base: "5 minuts" });
+// @ts-expect-error units are lower case
+Policy.fixed("5 Minutes");
+// @ts-expect-error attempt is a number
+nextDelayMs("1");
+// @ts-expect-error jitter is a number, "full" or "equal"
+createBackoff({ base: 1000, jitter: "half" });
+// @ts-expect-error Sigil's jitter is a number
+nextDelayMs(1, { jitter: "full" });
+// @ts-expect-error random returns a number
+retrySchedule({ random: () => "0.5" });
+// @ts-expect-error steps cannot be combined with a curve
+createBackoff({ base: 1000, steps: [1000] });
+// @ts-expect-error no such growth
+createBackoff({ base: 1000, growth: "cubic" });
+// @ts-expect-error options are required
+createBackoff();
+// @ts-expect-error max is a duration
+Policy.exponential("2 seconds").cap(true);
+// @ts-expect-error maxAttempts takes a number
+Policy.fixed(1).maxAttempts("3");
+// @ts-expect-error a seed is a string or a number
+createRandom({ seed: 1 });
+// @ts-expect-error a state holds four words
+restoreRandom({ seed: "x", words: [1, 2, 3] });
+// @ts-expect-error parse takes text
+parse(5);
+// @ts-expect-error durations are not booleans
+toMs(false);
+// @ts-expect-error the result must be narrowed before reading data
+const unchecked: number = parse("1s").data;
+// @ts-expect-error an unknown option name
+nextDelayMs(1, { baseDelay: 100 });
+`;
+
+const INTERNALS = String.raw`
+// Only the exports map's entry points and public names are reachable.
+// @ts-expect-error dist files are not entry points
+import type {} from "backoff-wasm/dist/esm/index.js";
+// @ts-expect-error /policy exports only Backoff
+import { createBackoff } from "backoff-wasm/policy";
+// @ts-expect-error internal helpers are not public
+import { STREAM } from "backoff-wasm/random";
+export const unused = [createBackoff, STREAM];
+`;
+
+const REQUIRE = String.raw`
+// CommonJS style: import = require.
+import sigil = require("backoff-wasm/sigil");
+import backoff = require("backoff-wasm/backoff");
+import random = require("backoff-wasm/random");
+import duration = require("backoff-wasm/duration");
+import policy = require("backoff-wasm/policy");
+import root = require("backoff-wasm");
+const e: unknown = new sigil.SigilError("x");
+export const values: number[] = [
+  sigil.retrySchedule()[0] ?? 0,
+  backoff.createBackoff({ base: "1 second" }).delay(3),
+  random.createRandom(42).next(),
+  duration.toMs("5 minutes"),
+  policy.Backoff.fixed(1).delay(1),
+  root.parseDuration("1s").status === "success" ? 1 : 0,
+  e instanceof root.SigilError ? 1 : 0,
+];
+// @ts-expect-error a misspelt duration does not compile here either
+backoff.createBackoff({ base: "5 minuts" });
+`;
+
+const COMPILER = {
+  target: "ES2022",
+  strict: true,
+  noEmit: true,
+  lib: ["ES2022"],
+  types: [],
+  skipLibCheck: false,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noUnusedLocals: true,
+  forceConsistentCasingInFileNames: true,
+};
+const NODE_FILES = ["esm.mts", "cjs.cts", "internals.mts", "internals.cts", "require.cts"];
+const tsconfig = (module, moduleResolution, files) =>
+  JSON.stringify({ compilerOptions: { ...COMPILER, module, moduleResolution }, files }, null, 2) + "\n";
+
+const consumer = () =>
+  project("typescript", {
+    dependencies: VERSIONS,
+    files: {
+      "esm.mts": BODY,
+      "cjs.cts": BODY,
+      "bundler.ts": BODY,
+      "internals.mts": INTERNALS,
+      "internals.cts": INTERNALS,
+      "internals.ts": INTERNALS,
+      "require.cts": REQUIRE,
+      "tsconfig.node16.json": tsconfig("node16", "node16", NODE_FILES),
+      "tsconfig.nodenext.json": tsconfig("nodenext", "nodenext", NODE_FILES),
+      "tsconfig.bundler.json": tsconfig("esnext", "bundler", ["bundler.ts", "internals.ts"]),
+    },
+  });
+
+for (const mode of ["node16", "nodenext", "bundler"]) {
+  test(`tsc --strict --noEmit, moduleResolution ${mode}: every export type-checks, wrong options do not`, () => {
+    const { dir } = consumer();
+    const tsc = join(dir, "node_modules", "typescript", "bin", "tsc");
+    // One run: type-check, and list which declaration files were read.
+    const r = spawnSync(process.execPath, [tsc, "-p", `tsconfig.${mode}.json`, "--strict", "--noEmit", "--pretty", "false", "--listFiles"],
+      { cwd: dir, encoding: "utf8" });
+    const lines = r.stdout.split("\n");
+    assert.deepEqual(lines.filter((l) => / error TS\d+/.test(l)), [], r.stderr);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const ours = [...new Set(lines.filter((l) => l.includes("node_modules/backoff-wasm/"))
+      .map((l) => l.replace(/^.*node_modules\/backoff-wasm\//, "").replace(/\/[^/]+$/, "")))].sort();
+    assert.deepEqual(ours, mode === "bundler" ? ["dist/types"] : ["dist/cjs", "dist/types"]);
+  });
+}
