@@ -7,7 +7,7 @@
  */
 import * as wasm from "./wasm.js";
 import { invalid, RANGE, TYPE } from "./errors.js";
-import { isSeeded, STREAM, systemRandom, type Random } from "./random.js";
+import { isSeeded, STREAM, systemRandom, type Random } from "./streams.js";
 import type { DurationInput } from "./duration.js";
 
 /**

@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { createBackoff, type BackoffOptions } from "./backoff.js";
 import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "./sigil.js";
-import { createRandom } from "./random.js";
+import { createRandom } from "./streams.js";
 import { formatDelay, formatElapsed, formatShort } from "./format.js";
 import { scheduleSvg } from "./chart.js";
 import { writeFileSync } from "node:fs";

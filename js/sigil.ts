@@ -5,7 +5,7 @@
  * @module
  */
 import * as wasm from "./wasm.js";
-import { createRandom, type Seed } from "./random.js";
+import { createRandom, type Seed } from "./streams.js";
 import { SigilError, type SigilErrorCode } from "./errors.js";
 
 export { SigilError, type SigilErrorCode };

@@ -32,7 +32,8 @@ const modules = readdirSync(compiled).filter((f) => f.endsWith(".js"));
 function tree(name, loader, extra = {}) {
   const dir = join(pkg, "dist", name);
   mkdirSync(dir, { recursive: true });
-  for (const f of modules) writeFileSync(join(dir, f), readFileSync(join(compiled, f)));
+  // The CLI (node:util, node:fs) ships only in the Node trees.
+  for (const f of modules) if (f !== "cli.js" || name === "esm") writeFileSync(join(dir, f), readFileSync(join(compiled, f)));
   writeFileSync(join(dir, "backoff_wasm.js"), glue);
   writeFileSync(join(dir, "wasm.js"), readFileSync(at("js", "loaders", loader)));
   for (const [f, text] of Object.entries(extra)) writeFileSync(join(dir, f), text);

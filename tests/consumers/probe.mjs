@@ -27,9 +27,7 @@ function words(stream, n) {
 function probe(m) {
   const { root, sigil, backoff, random, duration, policy } = m;
   const names = {};
-  // STREAM and isSeeded are internal helpers that js/random.ts exports at run
-  // time (its .d.ts hides them); they are left out until they move elsewhere.
-  const hidden = ["__esModule", "default", "STREAM", "isSeeded"];
+  const hidden = ["__esModule", "default"];
   for (const [k, ns] of Object.entries(m)) names[k] = Object.keys(ns).filter((n) => !hidden.includes(n)).sort();
 
   const sigilErr = caught(() => sigil.nextDelayMs(0));
@@ -154,7 +152,7 @@ const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
 export function expected(seeded) {
   return {
     names: {
-      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds"].sort(),
+      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg"].sort(),
       sigil: SIGIL_NAMES,
       backoff: BACKOFF_NAMES,
       random: RANDOM_NAMES,
@@ -193,7 +191,7 @@ export function expected(seeded) {
         name: "RangeError", isRangeError: true,
         message: 'base must be a non-negative finite duration (ms, or text such as "5 seconds"); received "5 minuts"',
       },
-      jitterError: { name: "RangeError", message: 'jitter must be a number in [0, 1], "full" or "equal"; received 2' },
+      jitterError: { name: "RangeError", message: 'jitter must be a number in [0, 1], "full", "equal" or "decorrelated"; received 2' },
     },
     random: {
       words42: [3833195492, 3563769608, 4061610985, 767254976, 3389111029, 3727552234],

@@ -140,7 +140,7 @@ createBackoff({ base: "5 minuts" });
 Policy.fixed("5 Minutes");
 // @ts-expect-error attempt is a number
 nextDelayMs("1");
-// @ts-expect-error jitter is a number, "full" or "equal"
+// @ts-expect-error jitter is a number, "full", "equal" or "decorrelated"
 createBackoff({ base: 1000, jitter: "half" });
 // @ts-expect-error Sigil's jitter is a number
 nextDelayMs(1, { jitter: "full" });
