@@ -19,3 +19,7 @@ export {
   parse as parseDuration, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString,
   type DurationUnit, type DurationUnitShort, type ParseResult,
 } from "./duration.js";
+export {
+  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, type RetryPolicy, type RetryContext,
+  type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput, type SleepOptions,
+} from "./retry.js";
