@@ -32,7 +32,7 @@ export async function startServer() {
       }
       return;
     }
-    if (req.method === "OPTIONS") {
+    if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) { // a CORS preflight
       res.writeHead(204, { ...cors, "access-control-allow-methods": "*", "access-control-allow-headers": "*" });
       res.end();
       return;
