@@ -20,3 +20,7 @@ export {
   type DurationUnit, type DurationUnitShort, type ParseResult,
 } from "./duration.js";
 export { scheduleSvg, type ScheduleSvgOptions } from "./chart.js";
+export {
+  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, type RetryPolicy, type RetryContext,
+  type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput, type SleepOptions,
+} from "./retry.js";

@@ -5,6 +5,8 @@
 //! Nothing here may panic on any input: every conversion is checked and every
 //! index is bounded (a trap would poison the module for later calls).
 
+mod http;
+
 use std::cell::RefCell;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};

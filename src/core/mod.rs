@@ -3,11 +3,13 @@
 //! - [`rng`]: the seed hash and sfc32 stream (API.md section 3);
 //! - [`curve`]: the one delay engine (growth, ceiling, free attempts, jitter);
 //! - [`duration`]: duration text (API.md section 4);
-//! - [`check`]: option validation shared by every surface.
+//! - [`check`]: option validation shared by every surface;
+//! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
 
 pub mod check;
 pub mod curve;
 pub mod duration;
+pub mod http_date;
 pub mod rng;
 
 /// Sigil's `MAX_ATTEMPTS`: attempts in total, the first delivery included.

@@ -1,0 +1,365 @@
+//! `Retry-After` (RFC 9110 §10.2.3) and HTTP-date (RFC 9110 §5.6.7).
+//!
+//! `Retry-After = HTTP-date / delay-seconds`, where `delay-seconds = 1*DIGIT`
+//! and an HTTP-date is one of three formats:
+//!
+//! - IMF-fixdate (preferred): `Sun, 06 Nov 1994 08:49:37 GMT`;
+//! - obsolete RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT` (two-digit year);
+//! - obsolete asctime: `Sun Nov  6 08:49:37 1994` (no zone: it is GMT).
+//!
+//! The dates are parsed and validated by the `httpdate` crate. This module
+//! wraps it where it differs from RFC 9110:
+//!
+//! 1. **Two-digit years.** httpdate maps an RFC 850 year to 1970–2069 (a
+//!    fixed window). RFC 9110 says a recipient "MUST interpret a timestamp that
+//!    appears to be more than 50 years in the future as representing the most
+//!    recent year in the past that had the same last two digits", which is a
+//!    window that moves with the clock. Here the year is the one with those
+//!    last two digits in `[now − 49, now + 50]` (years of `now`, the caller's
+//!    clock). In 2026, `70` is 2070 (httpdate: 1970) and `77` is 1977.
+//! 2. **Years before 1970** (and any year httpdate's range refuses). The
+//!    grammar allows any four-digit year, and such a date is simply in the
+//!    past; httpdate rejects years below 1970. The Gregorian calendar repeats
+//!    exactly every 400 years (146 097 days, weekdays included), so the year is
+//!    moved by a multiple of 400 into httpdate's range, validated there, and
+//!    moved back.
+//! 3. **Weekday.** httpdate rejects a day name that does not match the date.
+//!    RFC 9110 asks recipients to be robust in parsing timestamps and gives no
+//!    rule that the day name must agree, so a valid day name that is the wrong
+//!    one is accepted (the date decides). An unknown day name is still rejected.
+//!
+//! Left as httpdate has them (both agree with the RFC's grammar): names are
+//! case-sensitive (`%s"GMT"`, `%s"Nov"`), only the zone `GMT`, exact spacing,
+//! an asctime day may be `" 6"` or `"06"`, non-ASCII text is rejected, and
+//! second 60 (a leap second) is rejected.
+
+/// Milliseconds in one day.
+const DAY_MS: f64 = 86_400_000.0;
+/// Days in 400 Gregorian years: the calendar, weekdays included, repeats after them.
+const CYCLE_DAYS: i64 = 146_097;
+/// The largest |ms since the epoch| a JavaScript `Date` holds (ECMA-262 §21.4.1.1).
+const MAX_TIME_MS: f64 = 8.64e15;
+const SHORT_DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+const LONG_DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/// Trims optional whitespace (SP and HTAB, RFC 9110 §5.6.3) around a field value.
+fn trim_ows(s: &str) -> &str {
+    s.trim_matches(|c| c == ' ' || c == '\t')
+}
+
+/// `delay-seconds = 1*DIGIT` as milliseconds (digits only: no sign, no
+/// decimals, no exponent). Very long digit strings give `Infinity`.
+pub fn delay_seconds_ms(text: &str) -> Option<f64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Digit by digit (exact below 2^53 s; no float parser in the wasm).
+    let seconds = text.bytes().fold(0.0, |acc: f64, b| acc * 10.0 + f64::from(b - b'0'));
+    Some(seconds * 1000.0)
+}
+
+/// The proleptic Gregorian year of a time in ms since the epoch
+/// (H. Hinnant's `civil_from_days`), or `None` outside JavaScript's `Date` range.
+pub fn year_of(ms: f64) -> Option<i64> {
+    if !ms.is_finite() || ms.abs() > MAX_TIME_MS {
+        return None;
+    }
+    let days = (ms / DAY_MS).floor() as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(CYCLE_DAYS);
+    let doe = z - era * CYCLE_DAYS;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month_jan_feb = mp >= 10;
+    Some(yoe + era * 400 + i64::from(month_jan_feb))
+}
+
+/// The full year of an RFC 850 two-digit year `yy` seen in year `now_year`:
+/// the year ending in `yy` within `[now_year - 49, now_year + 50]` (RFC 9110 §5.6.7).
+pub fn rfc850_year(yy: i64, now_year: i64) -> i64 {
+    let y = now_year - now_year.rem_euclid(100) + yy;
+    if y > now_year + 50 {
+        y - 100
+    } else if y <= now_year - 50 {
+        y + 100
+    } else {
+        y
+    }
+}
+
+/// A year in `0..=9999` as four ASCII digits (no formatting machinery in the wasm).
+fn year_digits(year: i64) -> [u8; 4] {
+    let y = year.clamp(0, 9999) as u16;
+    [b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8]
+}
+
+fn four_digits(s: &[u8]) -> Option<i64> {
+    if s.len() != 4 || !s.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(s.iter().fold(0, |acc, b| acc * 10 + i64::from(b - b'0')))
+}
+
+/// Rewrites an RFC 850 date as IMF-fixdate text with the full year decided by
+/// [`rfc850_year`]; `None` when the text is not RFC 850-shaped. The fields copied
+/// verbatim (day, month, time) are validated by httpdate afterwards.
+fn rfc850_to_imf(s: &[u8], now_year: i64) -> Option<Vec<u8>> {
+    let comma = s.iter().position(|&b| b == b',')?;
+    let name = std::str::from_utf8(&s[..comma]).ok()?;
+    if !LONG_DAYS.contains(&name) {
+        return None;
+    }
+    // `, DD-Mon-YY hh:mm:ss GMT`
+    let r = &s[comma..];
+    if r.len() != 24 || r[1] != b' ' || r[4] != b'-' || r[8] != b'-' || r[11] != b' ' || &r[20..] != b" GMT" {
+        return None;
+    }
+    let (hi, lo) = (r[9], r[10]);
+    if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
+        return None;
+    }
+    let year = rfc850_year(i64::from(hi - b'0') * 10 + i64::from(lo - b'0'), now_year);
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(29);
+    out.extend_from_slice(&name.as_bytes()[..3]);
+    out.extend_from_slice(b", ");
+    out.extend_from_slice(&r[2..4]); // DD
+    out.push(b' ');
+    out.extend_from_slice(&r[5..8]); // Mon
+    out.push(b' ');
+    out.extend_from_slice(&year_digits(year));
+    out.extend_from_slice(&r[11..]); // " hh:mm:ss GMT"
+    Some(out)
+}
+
+/// Seconds since the epoch of text httpdate accepts, or `None`.
+fn httpdate_secs(text: &[u8]) -> Option<f64> {
+    let s = std::str::from_utf8(text).ok()?;
+    let t = httpdate::parse_http_date(s).ok()?;
+    let d = t.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(d.as_secs() as f64)
+}
+
+/// An HTTP-date in any of the three formats of RFC 9110 §5.6.7, as ms since the
+/// epoch (negative before 1970). `now_ms` (ms since the epoch) decides the century
+/// of an RFC 850 two-digit year. `None` for anything that is not an HTTP-date
+/// (surrounding SP/HTAB are ignored).
+pub fn parse_http_date_ms(text: &str, now_ms: f64) -> Option<f64> {
+    let s = trim_ows(text).as_bytes();
+    if !s.is_ascii() {
+        return None;
+    }
+    // Normalise to IMF-fixdate (29 bytes, year at 12..16) or asctime (24 bytes, year at 20..24).
+    let (mut buf, year_at) = if s.len() == 29 && s[3] == b',' {
+        (s.to_vec(), 12)
+    } else if s.len() == 24 && s[3] == b' ' {
+        (s.to_vec(), 20)
+    } else {
+        (rfc850_to_imf(s, year_of(now_ms)?)?, 12)
+    };
+    let year = four_digits(&buf[year_at..year_at + 4])?;
+    // Move the year into httpdate's range by whole 400-year cycles (same calendar).
+    let cycles = (year - 1970).div_euclid(400);
+    let shifted = year - 400 * cycles;
+    buf[year_at..year_at + 4].copy_from_slice(&year_digits(shifted));
+    let offset_ms = (cycles * CYCLE_DAYS) as f64 * DAY_MS;
+
+    if let Some(secs) = httpdate_secs(&buf) {
+        return Some(secs * 1000.0 + offset_ms);
+    }
+    // A valid day name that does not match the date: let the date decide.
+    if !SHORT_DAYS.iter().any(|d| buf[..3] == d[..]) {
+        return None;
+    }
+    for day in SHORT_DAYS {
+        buf[..3].copy_from_slice(day);
+        if let Some(secs) = httpdate_secs(&buf) {
+            return Some(secs * 1000.0 + offset_ms);
+        }
+    }
+    None
+}
+
+/// The wait a `Retry-After` field value asks for, in ms, at time `now_ms`:
+/// delay-seconds × 1000, or an HTTP-date minus `now_ms` (0 when it is past).
+/// `None` for anything else: empty text, a sign, a decimal point, garbage,
+/// or a non-finite `now_ms`. Never `NaN`.
+pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
+    if !now_ms.is_finite() {
+        return None;
+    }
+    let v = trim_ows(value);
+    if let Some(ms) = delay_seconds_ms(v) {
+        return Some(ms);
+    }
+    parse_http_date_ms(v, now_ms).map(|t| (t - now_ms).max(0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2026-11-29T00:00:00Z.
+    const NOW: f64 = 1_795_910_400_000.0;
+    /// Sun, 06 Nov 1994 08:49:37 GMT (RFC 9110's example).
+    const RFC_EXAMPLE: f64 = 784_111_777_000.0;
+
+    #[test]
+    fn now_constant_is_the_date_it_names() {
+        assert_eq!(parse_http_date_ms("Sun, 29 Nov 2026 00:00:00 GMT", 0.0), Some(NOW));
+        assert_eq!(year_of(NOW), Some(2026));
+    }
+
+    #[test]
+    fn three_formats_of_the_rfc_example() {
+        assert_eq!(parse_http_date_ms("Sun, 06 Nov 1994 08:49:37 GMT", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Sunday, 06-Nov-94 08:49:37 GMT", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Sun Nov  6 08:49:37 1994", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Sun Nov 06 08:49:37 1994", NOW), Some(RFC_EXAMPLE));
+    }
+
+    #[test]
+    fn surrounding_ows_is_ignored_other_space_is_not() {
+        assert_eq!(parse_http_date_ms(" \tSun, 06 Nov 1994 08:49:37 GMT\t ", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Sun,  06 Nov 1994 08:49:37 GMT", NOW), None);
+        assert_eq!(parse_http_date_ms("Sun, 06 Nov 1994  08:49:37 GMT", NOW), None);
+        assert_eq!(parse_http_date_ms("Sun Nov 6 08:49:37 1994", NOW), None);
+        assert_eq!(parse_http_date_ms("\nSun, 06 Nov 1994 08:49:37 GMT", NOW), None);
+    }
+
+    #[test]
+    fn httpdate_alone_uses_a_fixed_two_digit_year_window() {
+        // What the wrapper corrects: httpdate reads 70 as 1970 whatever the clock says.
+        let t = httpdate::parse_http_date("Thursday, 01-Jan-70 00:00:00 GMT").unwrap();
+        assert_eq!(t, std::time::UNIX_EPOCH);
+        let t = httpdate::parse_http_date("Tuesday, 01-Jan-69 00:00:00 GMT").unwrap();
+        assert_eq!(t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(), 3_124_224_000); // 2069
+    }
+
+    #[test]
+    fn rfc850_years_follow_the_clock() {
+        assert_eq!(rfc850_year(94, 2026), 1994);
+        assert_eq!(rfc850_year(26, 2026), 2026);
+        assert_eq!(rfc850_year(76, 2026), 2076); // exactly 50 years ahead: kept
+        assert_eq!(rfc850_year(77, 2026), 1977); // 51 years ahead: the past
+        assert_eq!(rfc850_year(70, 2026), 2070);
+        assert_eq!(rfc850_year(0, 2026), 2000);
+        assert_eq!(rfc850_year(10, 2080), 2110);
+        assert_eq!(rfc850_year(31, 2080), 2031);
+        assert_eq!(rfc850_year(30, 2080), 2130);
+        assert_eq!(rfc850_year(99, 1999), 1999);
+        assert_eq!(rfc850_year(49, 1999), 2049);
+        assert_eq!(rfc850_year(50, 1999), 1950);
+        // 2070-01-01 is a Wednesday; 1970-01-01 a Thursday.
+        assert_eq!(parse_http_date_ms("Wednesday, 01-Jan-70 00:00:00 GMT", NOW), Some(3_155_760_000_000.0));
+        assert_eq!(parse_http_date_ms("Saturday, 01-Jan-77 00:00:00 GMT", NOW), Some(220_924_800_000.0));
+        // Seen from 1990, 01-Jan-70 is 1970.
+        let in_1990 = 631_152_000_000.0;
+        assert_eq!(parse_http_date_ms("Thursday, 01-Jan-70 00:00:00 GMT", in_1990), Some(0.0));
+    }
+
+    #[test]
+    fn years_outside_httpdate_range_are_dates_in_the_past() {
+        assert!(httpdate::parse_http_date("Wed, 31 Dec 1969 23:59:59 GMT").is_err());
+        assert_eq!(parse_http_date_ms("Wed, 31 Dec 1969 23:59:59 GMT", NOW), Some(-1000.0));
+        assert_eq!(parse_http_date_ms("Sat, 01 Jan 0000 00:00:00 GMT", NOW), Some(-62_167_219_200_000.0));
+        assert_eq!(parse_http_date_ms("Fri, 31 Dec 9999 23:59:59 GMT", NOW), Some(253_402_300_799_000.0));
+        assert_eq!(parse_http_date_ms("Mon Jan  1 00:00:00 1900", NOW), Some(-2_208_988_800_000.0));
+        assert_eq!(retry_after_ms("Mon, 01 Jan 1900 00:00:00 GMT", NOW), Some(0.0));
+        // 29 Feb exists in 2000 and 1600, not in 1900 or 2100.
+        assert!(parse_http_date_ms("Tue, 29 Feb 2000 00:00:00 GMT", NOW).is_some());
+        assert!(parse_http_date_ms("Tue, 29 Feb 1600 00:00:00 GMT", NOW).is_some());
+        assert_eq!(parse_http_date_ms("Thu, 29 Feb 1900 00:00:00 GMT", NOW), None);
+        assert_eq!(parse_http_date_ms("Mon, 29 Feb 2100 00:00:00 GMT", NOW), None);
+    }
+
+    #[test]
+    fn a_wrong_day_name_is_accepted_an_unknown_one_is_not() {
+        assert!(httpdate::parse_http_date("Mon, 06 Nov 1994 08:49:37 GMT").is_err());
+        assert_eq!(parse_http_date_ms("Mon, 06 Nov 1994 08:49:37 GMT", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Monday, 06-Nov-94 08:49:37 GMT", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Mon Nov  6 08:49:37 1994", NOW), Some(RFC_EXAMPLE));
+        assert_eq!(parse_http_date_ms("Xyz, 06 Nov 1994 08:49:37 GMT", NOW), None);
+        assert_eq!(parse_http_date_ms("Sunxxx, 06-Nov-94 08:49:37 GMT", NOW), None);
+        assert_eq!(parse_http_date_ms("Sun, 06-Nov-94 08:49:37 GMT", NOW), None);
+        assert_eq!(parse_http_date_ms("sun, 06 Nov 1994 08:49:37 GMT", NOW), None);
+    }
+
+    #[test]
+    fn rejected_by_the_grammar() {
+        for bad in [
+            "",
+            "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 06 Nov 1994 08:49:37 gmt",
+            "Sun, 06 nov 1994 08:49:37 GMT",
+            "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 94 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49 GMT",
+            "Sun, 06 Nov 1994 08:49:37 +0000",
+            "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Nov 1994 08:60:00 GMT",
+            "Sun, 06 Nov 1994 08:49:60 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 31 Nov 1994 08:49:37 GMT",
+            "Sun, 00 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 199x 08:49:37 GMT",
+            "Sun, 06 Nov -994 08:49:37 GMT",
+            "Sunday, 06-Nov-1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 UTC",
+            "Sunday, 06-Nov-9x 08:49:37 GMT",
+            "Sunday, 06-Nov-94T08:49:37 GMT",
+            "Sunday, 06 Nov 94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994 GMT",
+            "Sun Nov  6 08:49:37 94",
+            "1994-11-06T08:49:37Z",
+            "Sun, 06 Nov 1994 08:49:37 GMT\u{e9}",
+            "Sün, 06 Nov 1994 08:49:37 GMT",
+            "120",
+        ] {
+            assert_eq!(parse_http_date_ms(bad, NOW), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn delay_seconds() {
+        assert_eq!(delay_seconds_ms("0"), Some(0.0));
+        assert_eq!(delay_seconds_ms("120"), Some(120_000.0));
+        assert_eq!(delay_seconds_ms("007"), Some(7_000.0));
+        assert_eq!(delay_seconds_ms(&"9".repeat(400)), Some(f64::INFINITY));
+        for bad in ["", "-3", "+3", "1.5", "1e3", "0x10", " 1", "1 ", "1,2", "١٢"] {
+            assert_eq!(delay_seconds_ms(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn retry_after() {
+        assert_eq!(retry_after_ms("120", NOW), Some(120_000.0));
+        assert_eq!(retry_after_ms(" 120\t", NOW), Some(120_000.0));
+        assert_eq!(retry_after_ms("Sun, 29 Nov 2026 00:00:02 GMT", NOW), Some(2_000.0));
+        assert_eq!(retry_after_ms("Sun, 29 Nov 2026 00:00:02 GMT", NOW + 500.0), Some(1_500.0));
+        assert_eq!(retry_after_ms("Sun, 06 Nov 1994 08:49:37 GMT", NOW), Some(0.0));
+        assert_eq!(retry_after_ms("Sun Nov 29 00:01:00 2026", NOW), Some(60_000.0));
+        assert_eq!(retry_after_ms("Sunday, 29-Nov-26 00:01:00 GMT", NOW), Some(60_000.0));
+        for bad in ["", "   ", "-3", "1.5", "soon", "120 seconds", "120, 120", "1 2"] {
+            assert_eq!(retry_after_ms(bad, NOW), None, "{bad:?}");
+        }
+        assert_eq!(retry_after_ms("120", f64::NAN), None);
+        assert_eq!(retry_after_ms("120", f64::INFINITY), None);
+    }
+
+    #[test]
+    fn years_of_times() {
+        assert_eq!(year_of(0.0), Some(1970));
+        assert_eq!(year_of(-1.0), Some(1969));
+        assert_eq!(year_of(951_782_400_000.0), Some(2000)); // 2000-02-29
+        assert_eq!(year_of(978_307_199_999.0), Some(2000)); // 2000-12-31T23:59:59.999
+        assert_eq!(year_of(978_307_200_000.0), Some(2001));
+        assert_eq!(year_of(-62_167_219_200_000.0), Some(0));
+        assert_eq!(year_of(8.64e15), Some(275_760));
+        assert_eq!(year_of(8.64e15 + 1.0), None);
+        assert_eq!(year_of(f64::NAN), None);
+    }
+}

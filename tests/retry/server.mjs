@@ -1,0 +1,73 @@
+// A local HTTP server for the retry tests (127.0.0.1, a free port): scripted
+// failures by path, a request log per `id`, and the built browser tree of pkg/
+// for the page the Chromium test loads. Not a test file itself.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { join, normalize } from "node:path";
+
+const pkgRoot = fileURLToPath(new URL("../../pkg/", import.meta.url));
+const TYPES = { ".js": "text/javascript", ".html": "text/html", ".wasm": "application/wasm" };
+
+/** Starts the server; resolves to `{ url, hits(id), close() }`. */
+export async function startServer() {
+  const log = new Map();
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "Retry-After" };
+    if (url.pathname === "/") {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><title>retry test</title>");
+      return;
+    }
+    if (url.pathname.startsWith("/dist/")) {
+      const file = normalize(join(pkgRoot, url.pathname));
+      if (!file.startsWith(pkgRoot)) return void res.writeHead(403).end();
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { "content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream" });
+        res.end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+      return;
+    }
+    if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) { // a CORS preflight
+      res.writeHead(204, { ...cors, "access-control-allow-methods": "*", "access-control-allow-headers": "*" });
+      res.end();
+      return;
+    }
+    const id = url.searchParams.get("id") ?? "";
+    const hits = log.get(id) ?? [];
+    hits.push({ method: req.method, path: url.pathname });
+    log.set(id, hits);
+    const n = hits.length;
+    const send = (status, headers = {}, body = "") => {
+      res.writeHead(status, { ...cors, "content-type": "text/plain", ...headers });
+      res.end(body);
+    };
+    switch (url.pathname) {
+      case "/flaky": // 503 + Retry-After: 2, then 429 + an HTTP-date two hours ahead, then 200
+        if (n === 1) return send(503, { "retry-after": "2" }, "busy");
+        if (n === 2) return send(429, { "retry-after": new Date(Date.now() + 7_200_000).toUTCString() }, "slow down");
+        return send(200, {}, "ok");
+      case "/status": // always the status asked for
+        return send(Number(url.searchParams.get("code")), {}, `status ${url.searchParams.get("code")}`);
+      case "/retry-after": // 503 with the Retry-After value asked for
+        return send(503, { "retry-after": url.searchParams.get("value") ?? "" }, "busy");
+      default:
+        return send(404, {}, "no such path");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits: (id) => log.get(id) ?? [],
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,70 @@
+// The Worker-with-Queues example of docs/retry.md, run as written under workerd
+// (Miniflare) against a local server. Skipped when `miniflare` is not installed
+// (it is not a devDependency: it brings the workerd binary).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createServer } from "node:http";
+
+let Miniflare;
+try {
+  ({ Miniflare } = await import("miniflare"));
+} catch {
+  Miniflare = undefined;
+}
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+test("docs/retry.md Worker example under workerd: acks, in-place retries, delaySeconds", { skip: !Miniflare && "miniflare is not installed" }, async () => {
+  const docs = readFileSync(`${root}docs/retry.md`, "utf8");
+  const worker = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("async queue("));
+  assert.ok(worker, "the Worker example is in docs/retry.md");
+  const dir = `${root}tests/.scratch/workerd-retry`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });
+  writeFileSync(
+    `${dir}/worker.mjs`,
+    worker.replace('"backoff-wasm/retry"', '"./dist/workerd/retry.js"').replace('"backoff-wasm/policy"', '"./dist/workerd/policy.js"'),
+  );
+
+  const hits = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    hits.push(url.searchParams.get("id"));
+    const ra = url.searchParams.get("ra");
+    res.writeHead(Number(url.searchParams.get("code")), ra ? { "retry-after": ra } : {});
+    res.end("x");
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: `${dir}/worker.mjs`,
+    modulesRoot: dir,
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
+    compatibilityDate: "2025-11-01",
+    queueProducers: { WEBHOOKS: "webhooks" },
+    queueConsumers: { webhooks: { maxRetries: 10 } },
+  });
+  try {
+    const w = await mf.getWorker();
+    const message = (id, query, attempts) => ({ id, timestamp: new Date(), body: { url: `${base}/?id=${id}&${query}`, order: { id } }, attempts });
+    const result = await w.queue("webhooks", [
+      message("ok", "code=200", 1),
+      message("gone", "code=404", 1),
+      message("busy", "code=503&ra=120", 1), // 3 attempts in place, then Queues waits what the server asked
+      message("far", "code=429&ra=999999", 2), // clamped to Queues' 43 200 s
+    ]);
+    assert.equal(result.outcome, "ok");
+    assert.deepEqual(result.explicitAcks.sort(), ["gone", "ok"]);
+    assert.deepEqual(result.retryMessages, [{ msgId: "busy", delaySeconds: 120 }, { msgId: "far", delaySeconds: 43_200 }]);
+    assert.deepEqual(hits.sort(), ["busy", "busy", "busy", "far", "far", "far", "gone", "ok"]);
+  } finally {
+    await mf.dispose();
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
