@@ -17,12 +17,35 @@ import { invalid, RANGE, TYPE } from "./errors.js";
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
 export type RetryPolicy = Backoff | DurationInput;
 
+/** The global scope of the program using this package. */
+type Host = typeof globalThis;
+
+/**
+ * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
+ * none (no DOM lib, no `@types/node`), the members this package uses.
+ */
+export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
+  ? S
+  : {
+      readonly aborted: boolean;
+      readonly reason: unknown;
+      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+      removeEventListener(type: "abort", listener: () => void): void;
+    };
+
+/** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
+export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
+/** The second parameter of the runtime's `fetch` (`RequestInit`). */
+export type FetchInit = Host extends { fetch: (input: never, init?: infer I) => unknown } ? NonNullable<I> : object;
+/** What the runtime's `fetch` resolves to (`Response`). */
+export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<infer R> } ? R : unknown;
+
 /** What `retry` passes to the operation on each attempt. */
 export interface RetryContext {
   /** This attempt's number: 1 for the first call, 2 for the first retry, … */
   attempt: number;
   /** The `signal` option (`undefined` when none was given); pass it on to abortable work. */
-  signal: AbortSignal | undefined;
+  signal: AbortSignalLike | undefined;
 }
 
 /** What `onRetry` receives, once per retry, before the wait. */
@@ -43,7 +66,7 @@ export interface RetryOptions {
    * a failure seen after the abort rejects with `signal.reason` too. It is also
    * passed to the operation, which should honour it while it runs.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   /**
    * How many FURTHER attempts may follow the first: a non-negative integer, or
    * `Infinity` to retry for ever on purpose. `retries: 2` is 3 attempts in
@@ -93,7 +116,7 @@ export type RetryAfterInput =
 /** Options of `sleep`. */
 export interface SleepOptions {
   /** Aborting rejects the sleep at once with `signal.reason` and clears the timer. */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
 }
 
 /**
@@ -402,10 +425,10 @@ function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): A
  *   is missing; `signal.reason` when aborted; the last network error on exhaustion.
  */
 export async function fetchWithRetry(
-  input: string | URL | Request,
-  init?: RequestInit,
+  input: FetchInput,
+  init?: FetchInit,
   options?: FetchRetryOptions,
-): Promise<Response> {
+): Promise<FetchResponse> {
   const o = optionsObject(options, FETCH_KEYS);
   if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
     throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
