@@ -7,6 +7,7 @@ import { Backoff, createBackoff } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
 import { invalid, RANGE, TYPE } from "./errors.js";
 import { formatDelay } from "./format.js";
+import { createRandom } from "./streams.js";
 
 /** Options of `scheduleSvg`. */
 export interface ScheduleSvgOptions {
@@ -115,9 +116,11 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   }
   const labelEvery = Math.ceil(retries / 20);
 
+  // An id unique to this chart's content, so several charts can share a page.
+  const id = `bw-${createRandom(JSON.stringify([json, retries, samples, options.seed ?? null, scale, title])).int(0, 0xffffffff).toString(16)}`;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="t">`);
-  out.push(`<title id="t">${esc(title)}</title>`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}">`);
+  out.push(`<title id="${id}">${esc(title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<g font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="12" fill="#1f2937">`);
   out.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="600">${esc(title)}</text>`);
@@ -162,7 +165,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   if (cap !== undefined) {
     const cy = fmt(y(cap));
     out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"/>`);
-    out.push(`<text x="${width - m.right - 4}" y="${fmt(y(cap) - 6)}" text-anchor="end" fill="#b91c1c">cap ${esc(formatDelay(cap))}</text>`);
+    // Left end: the waits that reach the cap are the late ones, on the right.
+    out.push(`<text x="${m.left + 6}" y="${fmt(y(cap) - 6)}" fill="#b91c1c" stroke="#ffffff" stroke-width="3" paint-order="stroke">cap ${esc(formatDelay(cap))}</text>`);
   }
   out.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}" stroke="#374151"/>`);
   out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}" stroke="#374151"/>`);

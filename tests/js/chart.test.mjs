@@ -35,7 +35,9 @@ test("scheduleSvg: standalone, deterministic, with bands, cap, samples and human
   assert.equal(scheduleSvg(policy, { samples: 3, seed: "s" }), svg, "same policy and seed, same SVG");
   assert.notEqual(scheduleSvg(policy, { samples: 3, seed: "t" }), svg, "another seed moves the samples");
   assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="640" height="360"/);
-  assert.match(svg, /<title id="t">Retry schedule: exponential from 1 s, cap 30 s, jitter ±25%<\/title>/);
+  assert.match(svg, /<title id="(bw-[0-9a-f]+)">Retry schedule: exponential from 1 s, cap 30 s, jitter ±25%<\/title>/);
+  assert.equal(/aria-labelledby="([^"]+)"/.exec(svg)[1], /<title id="([^"]+)"/.exec(svg)[1]);
+  assert.notEqual(/<title id="([^"]+)"/.exec(scheduleSvg(Backoff.fixed(5)))[1], /<title id="([^"]+)"/.exec(svg)[1], "ids differ between charts");
   assert.match(svg, /retry 3: 3 s – 5 s/, "band of retry 3 is [3000, 5000]");
   assert.match(svg, /retry 8: 22500 ms – 37500 ms/, "jitter at the cap spreads both ways");
   assert.match(svg, /cap 30 s/);
