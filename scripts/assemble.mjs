@@ -74,6 +74,12 @@ mkdirSync(join(pkg, "bin"), { recursive: true });
 cpSync(at("js", "bin.js"), join(pkg, "bin", "backoff-wasm.js"));
 chmodSync(join(pkg, "bin", "backoff-wasm.js"), 0o755);
 
+// The package README: the user-facing part of the repository README (between the
+// package-readme markers), without the repository's images.
+const readme = readFileSync(at("README.md"), "utf8");
+const body = readme.split("<!-- package-readme:start -->")[1].split("<!-- package-readme:end -->")[0];
+writeFileSync(join(pkg, "README.md"), "# backoff-wasm\n\n" + body.split("\n").filter((l) => !l.startsWith("![")).join("\n").trim() + "\n");
+
 // Version from Cargo.toml, so the crate and the package never disagree.
 const version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
