@@ -6,5 +6,8 @@
 
 pub mod core;
 
+/// The wasm-bindgen exports. `pub` only so that the wasm-bindgen tests in
+/// `tests/wasm_*.rs` can call them directly; not a Rust API.
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+#[doc(hidden)]
+pub mod bindings;

@@ -32,6 +32,31 @@ thread_local! {
     static SIGIL_ERROR: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
 
+// JavaScript operations on caller-supplied values that can throw (a revoked
+// Proxy, a throwing trap or getter). They are imported with `catch`, so such an
+// exception comes back as an `Err` instead of unwinding through wasm frames
+// (which would skip their epilogues and leave wasm-bindgen's state behind).
+#[wasm_bindgen]
+extern "C" {
+    /// `Array.isArray(v)`; throws for a revoked Proxy.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn try_is_array(v: &JsValue) -> Result<bool, JsValue>;
+    /// `Object.keys(v)`; throws for a Proxy whose traps throw.
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn try_object_keys(v: &JsValue) -> Result<Array, JsValue>;
+}
+
+/// Whether `v` is an array (`false` for a revoked Proxy rather than an exception).
+fn is_array(v: &JsValue) -> bool {
+    try_is_array(v).unwrap_or(false)
+}
+
+/// `v.length` of an array, read without trusting it (a Proxy may lie or throw).
+fn array_length(v: &JsValue) -> Result<u32, JsValue> {
+    let len = get(v, "length")?.as_f64().unwrap_or(0.0);
+    Ok(if len >= 0.0 && len <= f64::from(u32::MAX) { len as u32 } else { 0 })
+}
+
 /// Registers the JS `SigilError` class so that Sigil validation throws it.
 /// Called once by the JS wrapper when the module loads.
 #[wasm_bindgen(js_name = registerSigilError)]
@@ -61,7 +86,7 @@ fn describe(v: &JsValue) -> String {
         "a symbol"
     } else if v.is_bigint() {
         "a bigint"
-    } else if Array::is_array(v) {
+    } else if is_array(v) {
         "an array"
     } else {
         "an object"
@@ -113,7 +138,7 @@ fn is_object(v: &JsValue) -> bool {
 
 /// Rejects own enumerable keys of `obj` outside `known` (typos must not pass silently).
 fn known_keys(obj: &JsValue, known: &[&str], kind: Kind, what: &str) -> Result<(), JsValue> {
-    let keys = Object::keys(&Object::from(obj.clone()));
+    let keys = try_object_keys(obj)?;
     for key in keys.iter() {
         let name = key.as_string().unwrap_or_default();
         if !known.contains(&name.as_str()) {
@@ -306,9 +331,14 @@ pub struct Stream {
 #[wasm_bindgen]
 impl Stream {
     /// The stream for seed text (the UTF-16 code units of `String(seed)`).
+    /// TypeError when `text` is not a string (only reachable by calling this
+    /// export directly; `seedText` makes the text).
     #[wasm_bindgen(js_name = fromText)]
-    pub fn from_text(text: &JsString) -> Stream {
-        Stream { g: Sfc32::from_seed(text.iter()) }
+    pub fn from_text(text: &JsString) -> Result<Stream, JsValue> {
+        if !text.is_string() {
+            return Err(error(Kind::Type, "seed text", "a string", text));
+        }
+        Ok(Stream { g: Sfc32::from_seed(text.iter()) })
     }
 
     /// A stream resuming from four state words (already validated).
@@ -343,15 +373,15 @@ impl Stream {
 #[wasm_bindgen(js_name = checkWords)]
 pub fn check_words(words: &JsValue) -> Result<Vec<u32>, JsValue> {
     const EXPECTED: &str = "an array of four unsigned 32-bit integers";
-    if !Array::is_array(words) {
+    if !is_array(words) {
         return Err(error(Kind::Type, "state.words", EXPECTED, words));
     }
-    let arr: &Array = words.unchecked_ref();
-    if arr.length() != 4 {
+    if array_length(words)? != 4 {
         return Err(error(Kind::Range, "state.words", EXPECTED, words));
     }
     let mut out = Vec::with_capacity(4);
-    for w in arr.iter() {
+    for i in 0..4 {
+        let w = Reflect::get_u32(words, i)?;
         match w.as_f64() {
             Some(x) if x.trunc() == x && (0.0..=4_294_967_295.0).contains(&x) => out.push(x as u32),
             Some(_) => return Err(error(Kind::Range, "state.words[i]", "an unsigned 32-bit integer", &w)),
@@ -477,15 +507,16 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
                 return Err(error(Kind::Type, k, "left out when steps are given (steps and curve options exclude each other)", v));
             }
         }
-        if !Array::is_array(&steps_v) {
+        if !is_array(&steps_v) {
             return Err(error(Kind::Type, "steps", "a non-empty array of durations", &steps_v));
         }
-        let arr: &Array = steps_v.unchecked_ref();
-        if arr.length() == 0 {
+        let len = array_length(&steps_v)?;
+        if len == 0 {
             return Err(error(Kind::Range, "steps", "a non-empty array of durations", &steps_v));
         }
         let steps = Array::new();
-        for v in arr.iter() {
+        for i in 0..len {
+            let v = Reflect::get_u32(&steps_v, i)?;
             steps.push(&JsValue::from_f64(duration_option(&v, "steps[i]", check::delay_ms)?));
         }
         set("growth", JsValue::from_f64(-1.0))?;
@@ -605,10 +636,11 @@ pub fn curve_delay(growth: u32, base: f64, factor: f64, cap: f64, free: f64, att
 }
 
 /// Index into a `steps` list of length `len` for `attempt`, or -1 for a free attempt.
+/// (A double, not an `i32`: an index above 2^31 - 1 must not wrap to a negative.)
 #[wasm_bindgen(js_name = stepIndex)]
-pub fn step_index_js(len: u32, free: f64, attempt: f64) -> i32 {
+pub fn step_index_js(len: u32, free: f64, attempt: f64) -> f64 {
     let n = counted(attempt, free);
-    if n == 0.0 || len == 0 { -1 } else { step_index(n, len as usize) as i32 }
+    if n == 0.0 || len == 0 { -1.0 } else { step_index(n, len as usize) as f64 }
 }
 
 fn jitter_of(kind: u32, fraction: f64) -> Jitter {

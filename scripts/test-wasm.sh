@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# wasm-bindgen tests of src/bindings, one shared body (tests/wasm/common.rs) run twice:
+#   tests/wasm_node.rs     in Node;
+#   tests/wasm_browser.rs  in headless Chromium through ChromeDriver.
+# Uses the wasm32 compiler chosen by scripts/setup.sh (.toolchain.env) and its own
+# target directory (target/wasm, shared with scripts/build.sh).
+#
+# Usage: scripts/test-wasm.sh [node|browser|all] [extra cargo test args...]   (default: all)
+# e.g. `scripts/test-wasm.sh browser sigil -- --nocapture` runs the browser tests named *sigil*.
+# The runner's own variables pass through (WASM_BINDGEN_TEST_TIMEOUT, in seconds, defaults
+# to 120 here instead of 20: the 2-core machine is shared); CHROMEDRIVER defaults to
+# /usr/bin/chromedriver. The runner starts Chromium headless (it always adds --headless,
+# --no-sandbox, --disable-dev-shm-usage) and stops it when the run ends.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f .toolchain.env ] || { echo "[test-wasm] run scripts/setup.sh first" >&2; exit 1; }
+# shellcheck disable=SC1091
+. ./.toolchain.env
+export PATH="$HOME/.cargo/bin:$PATH"
+log() { printf '[test-wasm] %s\n' "$*" >&2; }
+
+which=${1:-all}
+[ $# -gt 0 ] && shift
+case "$which" in
+  node | browser | all) ;;
+  *) log "usage: scripts/test-wasm.sh [node|browser|all] [cargo test args...]"; exit 2 ;;
+esac
+
+command -v wasm-bindgen-test-runner >/dev/null || { log "wasm-bindgen-test-runner missing: run scripts/setup.sh"; exit 1; }
+export RUSTC="$WASM_RUSTC"
+export CARGO_TARGET_DIR=target/wasm
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+# Each test file picks its own mode (wasm_browser.rs says run_in_browser); a
+# caller's WASM_BINDGEN_USE_BROWSER=1 would push the Node file into the browser too.
+unset WASM_BINDGEN_USE_BROWSER WASM_BINDGEN_TEST_ONLY_NODE WASM_BINDGEN_TEST_ONLY_WEB
+
+# run <test file> <runner line that must appear, or ""> <runner line that must not>
+run() {
+  local name=$1 want=$2 refuse=$3 out rc=0
+  shift 3
+  log "cargo test --target wasm32-unknown-unknown --test $name ($WASM_RUSTC)"
+  out=$(mktemp)
+  "$WASM_CARGO" test --target wasm32-unknown-unknown --test "$name" "$@" 2>&1 | tee "$out" || rc=$?
+  # Belt and braces on top of the runs_in_the_intended_runtime test: the runner itself
+  # must say where it ran (a misconfigured runner silently falls back to Node).
+  if [ "$rc" = 0 ] && { { [ -n "$want" ] && ! grep -qF "$want" "$out"; } || grep -qF "$refuse" "$out"; }; then
+    log "$name: the runner output does not show the intended environment (want \"$want\", not \"$refuse\")"
+    rc=1
+  fi
+  rm -f "$out"
+  return "$rc"
+}
+
+HEADLESS="Running headless tests in Chrome"
+case "$which" in
+  node) run wasm_node "" "Running headless tests" "$@" ;;
+  browser) run wasm_browser "$HEADLESS" "Running tests in" "$@" ;;
+  all)
+    run wasm_node "" "Running headless tests" "$@"
+    run wasm_browser "$HEADLESS" "Running tests in" "$@"
+    ;;
+esac
