@@ -655,6 +655,9 @@ pub fn jitter_draws(kind: u32, fraction: f64, d: f64) -> bool {
 
 fn jitter_from(src: &mut Source<'_>, kind: u32, fraction: f64, d: f64, key: f64) -> Result<f64, JsValue> {
     let j = jitter_of(kind, fraction);
+    if !j.draws(d) {
+        return Ok(d);
+    }
     let (lo, hi) = j.draw_range(d);
     Ok(j.finish(d, src.draw(key, lo, hi)?))
 }

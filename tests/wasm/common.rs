@@ -347,7 +347,7 @@ fn sigil_errors_are_sigil_errors_naming_the_value() {
     err(
         sigil(1.0, &o("baseDelay", n(5.0))),
         "SigilError",
-        "an option name must be one of baseDelayMs, maxDelayMs, jitter, random, maxAttempts; received \"baseDelay\"",
+        "an option name must be one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts; received \"baseDelay\"",
     );
     err(sigil(1.0, &JsValue::NULL), "SigilError", "options must be an object or undefined; received null");
     err(sigil(1.0, &n(3.0)), "SigilError", "options must be an object or undefined; received 3");
@@ -455,7 +455,7 @@ fn random_bounds() {
     assert_eq!(b::int_between_js(1.0, 6.0, 0.999_999), 6.0);
     err(b::check_int_bounds(&n(1.5), &n(2.0)), "RangeError", "min must be a safe integer; received 1.5");
     err(b::check_int_bounds(&n(0.0), &n(9_007_199_254_740_992.0)), "RangeError", "max must be a safe integer; received 9007199254740992");
-    err(b::check_int_bounds(&s("1"), &n(2.0)), "TypeError", "min must be a safe integer; received \"1\"");
+    err(b::check_int_bounds(&s("1"), &n(2.0)), "RangeError", "min must be a safe integer; received \"1\"");
     err(b::check_int_bounds(&n(0.0), &n(f64::NAN)), "RangeError", "max must be a safe integer; received NaN");
     err(b::check_int_bounds(&n(5.0), &n(4.0)), "RangeError", "max must be an integer >= min; received 4");
     b::check_float_bounds(&n(0.0), &n(1.0)).unwrap();
@@ -588,29 +588,33 @@ fn jitter_draws_and_results() {
     // full: Math.round(float(0, d))
     let r = probe.next();
     assert_eq!(g.jitter(3, 0.0, 4000.0), js_round(r * 4000.0));
-    // no draw for jitter 0, an unknown code, or an infinite delay
+    // no draw for jitter 0 or an unknown code; an infinite delay still draws once and stays infinite
     let before = g.words();
     assert_eq!(g.jitter(0, 0.0, 4000.0), 4000.0);
     assert_eq!(g.jitter(99, 0.5, 4000.0), 4000.0);
-    assert!(!b::jitter_draws(2, 0.5, f64::INFINITY) && !b::jitter_draws(0, 0.0, 5.0) && b::jitter_draws(3, 0.0, 5.0));
+    assert!(b::jitter_draws(2, 0.5, f64::INFINITY) && !b::jitter_draws(0, 0.0, 5.0) && b::jitter_draws(3, 0.0, 5.0));
     assert_eq!(g.words(), before);
-    // draws from a JS Random: float(min, max) arguments, then the result
-    assert_eq!((b::draw_min(2, 0.2, 1000.0), b::draw_max(2, 0.2, 1000.0)), (0.8, 1.2));
-    assert_eq!((b::draw_min(3, 0.0, 1000.0), b::draw_max(3, 0.0, 1000.0)), (0.0, 1000.0));
-    assert_eq!(b::jitter_finish(2, 0.2, 1000.0, &n(1.2)).unwrap(), 1200.0);
-    assert_eq!(b::jitter_finish(2, 0.2, 1000.0, &n(0.8)).unwrap(), 800.0);
-    assert_eq!(b::jitter_finish(3, 0.0, 1000.0, &n(999.5)).unwrap(), 1000.0);
-    assert_eq!(b::jitter_finish(4, 0.0, 1000.0, &n(0.0)).unwrap(), 500.0);
-    err(b::jitter_finish(2, 0.2, 1000.0, &n(1.3)), "RangeError", "random must be a source whose draw lies in [0.8, 1.2]; received 1.3");
-    err(b::jitter_finish(3, 0.0, 1000.0, &s("5")), "RangeError", "random must be a source whose draw lies in [0, 1000]; received \"5\"");
-    err(b::jitter_finish(3, 0.0, 1000.0, &n(f64::NAN)), "RangeError", "random must be a source whose draw lies in [0, 1000]; received NaN");
-    // draws from a bare function or next(): a raw r in [0, 1]
-    assert_eq!(b::jitter_from_unit(2, 0.2, 1000.0, &n(1.0)).unwrap(), 1200.0);
-    assert_eq!(b::jitter_from_unit(2, 0.2, 1000.0, &n(0.0)).unwrap(), 800.0);
-    assert_eq!(b::jitter_from_unit(3, 0.0, 1000.0, &n(0.5)).unwrap(), 500.0);
+    assert_eq!(g.jitter(2, 0.5, f64::INFINITY), f64::INFINITY);
+    assert_ne!(g.words(), before, "one draw for an overflowed delay");
+    // draws from a JS Random's float(min, max): called with the draw's range, result checked
+    let float_of = |v: JsValue| obj(&[("float", constant(&v).into())]);
+    assert_eq!(b::js_jitter(&float_of(n(1.2)), 2, 2, 0.2, 1000.0).unwrap(), 1200.0);
+    assert_eq!(b::js_jitter(&float_of(n(0.8)), 2, 2, 0.2, 1000.0).unwrap(), 800.0);
+    assert_eq!(b::js_jitter(&float_of(n(999.5)), 2, 3, 0.0, 1000.0).unwrap(), 1000.0);
+    err(b::js_jitter(&float_of(n(1.3)), 2, 2, 0.2, 1000.0), "RangeError", "random must be a source whose float(0.8, 1.2) stays in that range; received 1.3");
+    err(b::js_jitter(&float_of(s("5")), 2, 3, 0.0, 1000.0), "RangeError", "random must be a source whose float(0, 1000) stays in that range; received \"5\"");
+    err(b::js_jitter(&float_of(n(f64::NAN)), 2, 3, 0.0, 1000.0), "RangeError", "random must be a source whose float(0, 1000) stays in that range; received NaN");
+    // draws from a bare function (1) or next() (3): a raw r in [0, 1], scaled into the range
+    assert_eq!(b::js_jitter(&constant(&n(1.0)).into(), 1, 2, 0.2, 1000.0).unwrap(), 1200.0);
+    assert_eq!(b::js_jitter(&constant(&n(0.0)).into(), 1, 2, 0.2, 1000.0).unwrap(), 800.0);
+    assert_eq!(b::js_jitter(&obj(&[("next", constant(&n(0.5)).into())]), 3, 3, 0.0, 1000.0).unwrap(), 500.0);
+    assert_eq!(b::js_jitter(&constant(&n(0.0)).into(), 1, 4, 0.0, 1000.0).unwrap(), 500.0, "equal jitter");
     for (v, shown) in [(n(1.5), "1.5"), (n(-0.5), "-0.5"), (U, "undefined"), (n(f64::NAN), "NaN")] {
-        err(b::jitter_from_unit(2, 0.2, 1000.0, &v), "RangeError", &format!("random must be a source of draws in [0, 1); received {shown}"));
+        err(b::js_jitter(&constant(&v).into(), 1, 2, 0.2, 1000.0), "RangeError", &format!("random must be a source of draws in [0, 1); received {shown}"));
     }
+    // an exception thrown by the source passes through unchanged
+    let thrown = b::js_jitter(&thrower("boom").into(), 1, 2, 0.2, 1000.0).unwrap_err();
+    assert_eq!(field(&thrown, "message"), s("boom"));
 }
 
 #[wasm_bindgen_test]
@@ -633,7 +637,7 @@ fn compile_backoff_errors() {
     err(with("max", s("1 second")), "RangeError", "max must be a duration >= base; received \"1 second\"");
     err(with("max", n(-1.0)), "RangeError", &format!("max {dur}-1"));
     err(b::compile_backoff(&o(&[("base", n(10.0)), ("max", n(5.0))]), true), "RangeError", "cap must be a duration >= base; received 5");
-    let jitter = "jitter must be a number in [0, 1], \"full\" or \"equal\"; received ";
+    let jitter = "jitter must be a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"; received ";
     err(with("jitter", n(1.5)), "RangeError", &format!("{jitter}1.5"));
     err(with("jitter", n(-0.1)), "RangeError", &format!("{jitter}-0.1"));
     err(with("jitter", n(f64::NAN)), "RangeError", &format!("{jitter}NaN"));
@@ -662,7 +666,7 @@ fn compile_backoff_errors() {
     err(
         compile(&o(&[("bse", n(1.0))])),
         "TypeError",
-        "an option name must be one of base, growth, factor, max, steps, free, jitter, random, maxAttempts; received \"bse\"",
+        "an option name must be one of base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts; received \"bse\"",
     );
     for (v, shown) in [(U, "undefined"), (JsValue::NULL, "null"), (n(5.0), "5"), (s("1s"), "\"1s\""), (constant(&n(1.0)).into(), "a function")] {
         err(compile(&v), "TypeError", &format!("options must be an object; received {shown}"));
@@ -742,9 +746,12 @@ fn feed(g: &JsValue, check: &mut dyn FnMut(&str, Outcome)) {
     check("steps [g]", outcome(|| b::compile_backoff(&obj(&[("steps", arr(&[n(1.0), g.clone()]))]), false)));
     check("randomKind(g)", outcome(|| b::random_kind(g)));
     for kind in [0, 1, 2, 3, 4, 5, u32::MAX] {
-        check("jitterFinish", outcome(|| b::jitter_finish(kind, 0.5, 1000.0, g)));
-        check("jitterFromUnit", outcome(|| b::jitter_from_unit(kind, 0.5, 1000.0, g)));
+        for source_kind in [1, 2, 3, 7] {
+            check("jsJitter", outcome(|| b::js_jitter(g, source_kind, kind, 0.5, 1000.0)));
+            check("jsDecorrelated", outcome(|| b::js_decorrelated(g, source_kind, 100.0, 1000.0, 3.0)));
+        }
     }
+    check("keyPrefix(g)", outcome(|| b::key_prefix_js(g).map(|w| JsValue::from(w.len()))));
     check("invalidOption", outcome(|| Err::<JsValue, _>(b::invalid_option(2, "o", "e", g))));
     check("registerSigilError(g)", outcome(|| {
         b::register_sigil_error(g.clone().unchecked_into());
@@ -854,15 +861,16 @@ fn number_exports_never_panic() {
                 let idx = b::step_index_js(code, e(i), e(j));
                 assert!(idx == -1.0 || (idx >= 0.0 && idx < f64::from(code)), "stepIndex({code}, {}, {}) = {idx}", e(i), e(j));
                 b::jitter_draws(code, e(i), e(j));
-                b::draw_min(code, e(i), e(j));
-                b::draw_max(code, e(i), e(j));
-                let _ = b::jitter_finish(code, e(i), e(j), &n(e(i + j)));
-                let _ = b::jitter_from_unit(code, e(i), e(j), &n(e(i + j)));
+                b::keyed_jitter(code, 1, 2, 3, code, e(i), e(j), e(i + j));
+                b::keyed_decorrelated(code, 1, 2, 3, e(i), e(j), e(i + j));
+                b::jitter_band(code, e(i), e(j), e(i + j), e(i * 3 + j), e(i * 7 + j));
+                b::counted_attempt(e(i), e(j));
                 b::int_between_js(e(i), e(j), e(i + j));
                 b::float_between_js(e(i), e(j), e(i + j));
                 let mut g = Stream::from_words(code, e(i) as u32, e(j) as u32, code.wrapping_mul(7));
                 g.next();
                 g.jitter(code, e(i), e(j));
+                g.decorrelated(e(i), e(j), e(i + j));
                 g.words();
             }
         }
