@@ -76,7 +76,7 @@ export interface BackoffJSON {
   maxAttempts?: number;
 }
 
-/** The record `compileBackoff` returns (validated numbers). */
+/** The validated numbers of a policy (unpacked from what `compileBackoff` returns). */
 interface Compiled {
   growth: number;
   base: number;
@@ -117,7 +117,15 @@ export class Backoff implements Iterable<number> {
 
   /** @internal Use `createBackoff` or the static factories. */
   private constructor(options: Record<string, unknown>, fluent: boolean) {
-    const p = wasm.compileBackoff(options, fluent) as unknown as Compiled;
+    const v = wasm.compileBackoff(options, fluent);
+    const growth = v[0] as number;
+    const attempts = v[7] as number;
+    const p: Compiled = {
+      growth, base: v[1] as number, factor: v[2] as number, cap: v[3] as number,
+      steps: growth === -1 ? Array.from(v.subarray(8)) : undefined,
+      free: v[4] as number, jitter: v[5] as number, fraction: v[6] as number,
+      attempts: Number.isNaN(attempts) ? undefined : attempts,
+    };
     const random = options.random as RandomOption | undefined;
     let source = SOURCE_DEFAULT;
     if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : wasm.randomKind(random);
@@ -223,7 +231,8 @@ export class Backoff implements Iterable<number> {
     const random = this.#random as never;
     switch (this.#source) {
       case SOURCE_SEEDED:
-        return (random as { [STREAM]: wasm.Stream })[STREAM].jitter(p.jitter, p.fraction, d);
+        (random as { [STREAM](): void })[STREAM]();
+        return wasm.streamJitter(p.jitter, p.fraction, d);
       case SOURCE_FLOAT: {
         const min = wasm.drawMin(p.jitter, p.fraction, d);
         const max = wasm.drawMax(p.jitter, p.fraction, d);

@@ -5,7 +5,7 @@
 //! Nothing here may panic on any input: every conversion is checked and every
 //! index is bounded (a trap would poison the module for later calls).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -101,8 +101,26 @@ fn number(v: &JsValue, option: &str, kind: Kind, f: fn(f64) -> Result<f64, check
     f(x).map_err(|e| error(kind, option, e, v))
 }
 
+/// Option names read by `get`: their JS strings are made once and reused, since
+/// turning a Rust `&str` into a JS string (a UTF-8 decode in the glue) costs
+/// more than the whole property read.
+const KEY_NAMES: [&str; 13] = [
+    "base", "growth", "factor", "max", "steps", "free", "jitter", "random", "maxAttempts", "baseDelayMs",
+    "maxDelayMs", "float", "next",
+];
+
+thread_local! {
+    static KEYS: std::cell::OnceCell<Vec<JsValue>> = const { std::cell::OnceCell::new() };
+}
+
 fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(obj, &JsValue::from_str(key))
+    KEYS.with(|keys| {
+        let keys = keys.get_or_init(|| KEY_NAMES.iter().map(|k| JsValue::from_str(k)).collect());
+        match KEY_NAMES.iter().position(|k| *k == key).and_then(|i| keys.get(i)) {
+            Some(k) => Reflect::get(obj, k),
+            None => Reflect::get(obj, &JsValue::from_str(key)),
+        }
+    })
 }
 
 fn is_object(v: &JsValue) -> bool {
@@ -201,44 +219,60 @@ pub fn seed_text(seed: &JsValue) -> Result<JsString, JsValue> {
     Err(error(Kind::Type, "seed", "a string or a number", seed))
 }
 
-/// A seeded sfc32 stream living in wasm memory (16 bytes; freed on garbage
-/// collection or by `free()`).
-#[wasm_bindgen]
-pub struct Stream {
-    g: Sfc32,
+/// The state of the one seeded stream that is "loaded" in wasm. Every seeded
+/// stream's state is owned by its JS object (four u32 words); the wrapper loads
+/// a stream's words here before drawing and saves them back when another
+/// stream takes its place (js/random.ts). So no wasm memory is allocated per
+/// stream: nothing to free, nothing to leak (wasm is single-threaded).
+struct Current(Cell<Sfc32>);
+// SAFETY: wasm32-unknown-unknown without atomics has one thread.
+unsafe impl Sync for Current {}
+static CURRENT: Current = Current(Cell::new(Sfc32::from_words([0; 4])));
+
+fn with_current<T>(f: impl FnOnce(&mut Sfc32) -> T) -> T {
+    let mut g = CURRENT.0.get();
+    let out = f(&mut g);
+    CURRENT.0.set(g);
+    out
 }
 
-#[wasm_bindgen]
-impl Stream {
-    /// The stream for seed text (the UTF-16 code units of `String(seed)`).
-    #[wasm_bindgen(js_name = fromText)]
-    pub fn from_text(text: &JsString) -> Stream {
-        Stream { g: Sfc32::from_seed(text.iter()) }
-    }
+/// Loads the stream for seed text (the UTF-16 code units of `String(seed)`).
+#[wasm_bindgen(js_name = streamSeed)]
+pub fn stream_seed(text: &JsString) {
+    CURRENT.0.set(Sfc32::from_seed(text.iter()));
+}
 
-    /// A stream resuming from four state words (already validated).
-    #[wasm_bindgen(js_name = fromWords)]
-    pub fn from_words(a: u32, b: u32, c: u32, d: u32) -> Stream {
-        Stream { g: Sfc32::from_words([a, b, c, d]) }
-    }
+/// Loads a stream from its four state words.
+#[wasm_bindgen(js_name = streamLoad)]
+pub fn stream_load(a: u32, b: u32, c: u32, d: u32) {
+    CURRENT.0.set(Sfc32::from_words([a, b, c, d]));
+}
 
-    /// Next draw in `[0, 1)`.
-    pub fn next(&mut self) -> f64 {
-        self.g.next()
+/// State word `i` (0..=3, taken modulo 4) of the loaded stream.
+#[wasm_bindgen(js_name = streamWord)]
+pub fn stream_word(i: u32) -> u32 {
+    let [a, b, c, d] = CURRENT.0.get().words();
+    match i & 3 {
+        0 => a,
+        1 => b,
+        2 => c,
+        _ => d,
     }
+}
 
-    /// The four state words.
-    pub fn words(&self) -> Vec<u32> {
-        self.g.words().to_vec()
-    }
+/// Next draw in `[0, 1)` of the loaded stream.
+#[wasm_bindgen(js_name = streamNext)]
+pub fn stream_next() -> f64 {
+    with_current(|g| g.next())
+}
 
-    /// One jittered delay drawn inside wasm (see `jitterDraws`; the caller
-    /// checked that a draw is due).
-    pub fn jitter(&mut self, kind: u32, fraction: f64, d: f64) -> f64 {
-        match Jitter::from_code(kind, fraction) {
-            Some(j) => j.apply(d, &mut self.g),
-            None => d,
-        }
+/// One jittered delay drawn from the loaded stream (see `jitterDraws`; the
+/// caller checked that a draw is due).
+#[wasm_bindgen(js_name = streamJitter)]
+pub fn stream_jitter(kind: u32, fraction: f64, d: f64) -> f64 {
+    match Jitter::from_code(kind, fraction) {
+        Some(j) => with_current(|g| j.apply(d, g)),
+        None => d,
     }
 }
 
@@ -345,16 +379,17 @@ struct Names {
 }
 
 /// Validates `createBackoff` options once (API.md section 2) and returns the
-/// plain record the JS `Backoff` keeps:
-/// `{ growth, base, factor, cap, steps, free, jitter, fraction, attempts }`
-/// (`growth` -1 for steps; `cap` Infinity when unbounded; `steps` an array of ms
-/// or undefined; `jitter` a `Jitter` code; `attempts` undefined when unbounded).
+/// numbers the JS `Backoff` keeps, as one array (a `Float64Array`: building a
+/// JS object from wasm costs a string and a crossing per field):
+/// `[growth, base, factor, cap, free, jitter, fraction, attempts, ...steps]`
+/// (`growth` -1 for steps, whose ms follow; `cap` Infinity when unbounded;
+/// `jitter` a `Jitter` code; `attempts` NaN when unbounded).
 /// `random` is checked by the JS wrapper (`randomKind`).
 ///
 /// Throws RangeError for a bad value, TypeError for a wrong type, an unknown
 /// option, an unknown growth, or `steps` mixed with curve options.
 #[wasm_bindgen(js_name = compileBackoff)]
-pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValue> {
+pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Vec<f64>, JsValue> {
     let names = if fluent { Names { base: "interval", max: "cap" } } else { Names { base: "base", max: "max" } };
     if !is_object(options) {
         return Err(error(Kind::Type, "options", "an object", options));
@@ -366,8 +401,8 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
     let factor_v = get(options, "factor")?;
     let max_v = get(options, "max")?;
 
-    let out = Object::new();
-    let set = |k: &str, v: JsValue| Reflect::set(&out, &JsValue::from_str(k), &v).map(|_| ());
+    // [growth, base, factor, cap, free, jitter, fraction, attempts, ...steps]
+    let mut out = vec![0.0; 8];
 
     if !steps_v.is_undefined() {
         for (k, v) in [("base", &base_v), ("growth", &growth_v), ("factor", &factor_v), ("max", &max_v)] {
@@ -382,15 +417,10 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
         if arr.length() == 0 {
             return Err(error(Kind::Range, "steps", "a non-empty array of durations", &steps_v));
         }
-        let steps = Array::new();
         for v in arr.iter() {
-            steps.push(&JsValue::from_f64(duration_option(&v, "steps[i]", check::delay_ms)?));
+            out.push(duration_option(&v, "steps[i]", check::delay_ms)?);
         }
-        set("growth", JsValue::from_f64(-1.0))?;
-        set("base", JsValue::from_f64(0.0))?;
-        set("factor", JsValue::from_f64(1.0))?;
-        set("cap", JsValue::from_f64(f64::INFINITY))?;
-        set("steps", steps.into())?;
+        out[..4].copy_from_slice(&[-1.0, 0.0, 1.0, f64::INFINITY]);
     } else {
         if base_v.is_undefined() {
             return Err(error(Kind::Type, names.base, "given (or steps instead)", &base_v));
@@ -416,16 +446,12 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
             let max = duration_option(&max_v, names.max, check::delay_ms)?;
             check::ceiling(max, base).map_err(|e| error(Kind::Range, names.max, e, &max_v))?
         };
-        set("growth", JsValue::from_f64(f64::from(growth.code())))?;
-        set("base", JsValue::from_f64(base))?;
-        set("factor", JsValue::from_f64(factor))?;
-        set("cap", JsValue::from_f64(cap))?;
-        set("steps", JsValue::UNDEFINED)?;
+        out[..4].copy_from_slice(&[f64::from(growth.code()), base, factor, cap]);
     }
 
     let free_v = get(options, "free")?;
     let free = if free_v.is_undefined() { 0.0 } else { number(&free_v, "free", Kind::Range, check::free)? };
-    set("free", JsValue::from_f64(free))?;
+    out[4] = free;
 
     let jitter_v = get(options, "jitter")?;
     let jitter = if jitter_v.is_undefined() {
@@ -440,16 +466,15 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
             _ => return Err(error(Kind::Type, "jitter", "a number in [0, 1], \"full\" or \"equal\"", &jitter_v)),
         }
     };
-    set("jitter", JsValue::from_f64(f64::from(jitter.code())))?;
-    set("fraction", JsValue::from_f64(jitter.fraction()))?;
+    out[5] = f64::from(jitter.code());
+    out[6] = jitter.fraction();
 
     let attempts_v = get(options, "maxAttempts")?;
-    if !attempts_v.is_undefined() {
-        let n = number(&attempts_v, "maxAttempts", Kind::Range, check::attempt_number)?;
-        set("attempts", JsValue::from_f64(n))?;
+    out[7] = if attempts_v.is_undefined() {
+        f64::NAN
     } else {
-        set("attempts", JsValue::UNDEFINED)?;
-    }
+        number(&attempts_v, "maxAttempts", Kind::Range, check::attempt_number)?
+    };
     Ok(out)
 }
 
