@@ -8,7 +8,7 @@
 // baseline before timing (both must compute the same numbers).
 //
 // Options (environment): BENCH_TIME_MS (per task, default 400), COLD_RUNS
-// (process spawns per cold-start case, default 15), BENCH_OUT (JSON path,
+// (process spawns per cold-start case, default 21), BENCH_OUT (JSON path,
 // default bench/results/latest.json).
 import { Bench } from "tinybench";
 import assert from "node:assert/strict";
@@ -33,7 +33,7 @@ const retry = require("retry");
 
 const here = dirname(fileURLToPath(import.meta.url));
 const TIME = Number(process.env.BENCH_TIME_MS ?? 400);
-const COLD_RUNS = Number(process.env.COLD_RUNS ?? 15);
+const COLD_RUNS = Number(process.env.COLD_RUNS ?? 21);
 const OUT = process.env.BENCH_OUT ?? join(here, "results", "latest.json");
 const BATCH = 1000;
 
@@ -220,18 +220,22 @@ function coldStart() {
     "backoff-wasm/backoff: import + first delay()": "backoff.mjs",
     "backoff-wasm (index): import + first delay()": "index.mjs",
   };
-  const out = {};
-  for (const [name, file] of Object.entries(cases)) {
-    const times = [];
-    for (let k = 0; k < COLD_RUNS + 1; k++) {
+  // Round-robin over the cases (one spawn of each per round), so that a change
+  // in machine load hits every case alike; the first round only warms caches.
+  const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (let round = 0; round <= COLD_RUNS; round++) {
+    for (const [name, file] of Object.entries(cases)) {
       const t0 = process.hrtime.bigint();
       const r = spawnSync(process.execPath, [join(cold, file)], { stdio: "pipe" });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       assert.equal(r.status, 0, `${name}: ${r.stderr}`);
-      if (k > 0) times.push(ms); // the first spawn warms the OS file cache
+      if (round > 0) times[name].push(ms);
     }
-    times.sort((a, b) => a - b);
-    out[name] = { medianMs: times[times.length >> 1], minMs: times[0], maxMs: times[times.length - 1], runs: times.length };
+  }
+  const out = {};
+  for (const [name, t] of Object.entries(times)) {
+    t.sort((x, y) => x - y);
+    out[name] = { medianMs: t[t.length >> 1], minMs: t[0], maxMs: t[t.length - 1], runs: t.length };
   }
   const bare = out["bare node (empty ES module)"].medianMs;
   for (const v of Object.values(out)) v.overBareMs = v.medianMs - bare;

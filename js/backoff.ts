@@ -239,12 +239,12 @@ export class Backoff implements Iterable<number> {
         return wasm.jitterFinish(p.jitter, p.fraction, d, (random as Random).float(min, max));
       }
       case SOURCE_NEXT:
-        return wasm.jitterFromUnit(p.jitter, p.fraction, d, (random as Random).next());
+        return fromUnit(p, d, (random as Random).next());
       case SOURCE_FUNCTION:
-        return wasm.jitterFromUnit(p.jitter, p.fraction, d, (random as () => number)());
+        return fromUnit(p, d, (random as () => number)());
       default: {
         defaultRandom ??= systemRandom();
-        return wasm.jitterFromUnit(p.jitter, p.fraction, d, defaultRandom.next());
+        return fromUnit(p, d, defaultRandom.next());
       }
     }
   }
@@ -303,6 +303,20 @@ export class Backoff implements Iterable<number> {
     if (p.attempts !== undefined) out.maxAttempts = p.attempts;
     return out;
   }
+}
+
+/**
+ * The jittered delay from a raw draw `r` of a bare function or `next()` source:
+ * numbers take the all-number wasm call; anything else (and a number outside
+ * `[0, 1]`, for which the fast call returns NaN) goes to `jitterFromUnit`,
+ * which throws the RangeError naming `random`.
+ */
+function fromUnit(p: Compiled, d: number, r: unknown): number {
+  if (typeof r === "number") {
+    const x = wasm.jitterFromUnitNumber(p.jitter, p.fraction, d, r);
+    if (!Number.isNaN(x)) return x;
+  }
+  return wasm.jitterFromUnit(p.jitter, p.fraction, d, r);
 }
 
 /**

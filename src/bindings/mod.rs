@@ -567,6 +567,21 @@ pub fn jitter_from_unit(kind: u32, fraction: f64, d: f64, r: &JsValue) -> Result
     }
 }
 
+/// The fast path of `jitterFromUnit` for a draw that is already a number (the
+/// JS wrapper checks `typeof`): a `JsValue` argument costs ~140 ns per call
+/// (externref slot, a call back into JS to read it), an `f64` ~0. Returns `NaN`
+/// when `r` is not in `[0, 1]` (never a valid result: `d` is finite when a draw
+/// is due); the wrapper then calls `jitterFromUnit` to throw the usual error.
+#[wasm_bindgen(js_name = jitterFromUnitNumber)]
+pub fn jitter_from_unit_number(kind: u32, fraction: f64, d: f64, r: f64) -> f64 {
+    if !(0.0..=1.0).contains(&r) {
+        return f64::NAN;
+    }
+    let j = jitter_of(kind, fraction);
+    let (lo, hi) = j.draw_range(d);
+    j.finish(d, scale(lo, hi, r))
+}
+
 fn num_text(x: f64) -> String {
     describe(&JsValue::from_f64(x))
 }
