@@ -91,7 +91,7 @@ export interface BackoffJSON {
   maxAttempts?: number;
 }
 
-/** The record `compileBackoff` returns (validated numbers). */
+/** The validated numbers of a policy (unpacked from what `compileBackoff` returns). */
 interface Compiled {
   growth: number;
   base: number;
@@ -110,6 +110,7 @@ const JITTER_NAMES: Record<number, "full" | "equal" | "decorrelated"> = { 3: "fu
 const JITTER_DECORRELATED = 5;
 /** Draw sources; 1–3 are `randomKind` codes (function, float(), next()). */
 const SOURCE_DEFAULT = 0;
+const SOURCE_FUNCTION = 1;
 const SOURCE_NEXT = 3;
 const SOURCE_SEEDED = 4;
 const SOURCE_KEYED = 5;
@@ -133,7 +134,16 @@ export class Backoff implements Iterable<number> {
 
   /** @internal Use `createBackoff` or the static factories. */
   private constructor(options: Record<string, unknown>, fluent: boolean) {
-    const p = wasm.compileBackoff(options, fluent) as unknown as Compiled;
+    const v = wasm.compileBackoff(options, fluent);
+    const growth = v[0] as number;
+    const attempts = v[7] as number;
+    const p: Compiled = {
+      growth, base: v[1] as number, factor: v[2] as number, cap: v[3] as number,
+      steps: growth === -1 ? Array.from(v.subarray(13)) : undefined,
+      free: v[4] as number, jitter: v[5] as number, fraction: v[6] as number,
+      attempts: Number.isNaN(attempts) ? undefined : attempts,
+      key: v[8] === 1 ? [v[9] as number, v[10] as number, v[11] as number, v[12] as number] : undefined,
+    };
     const random = options.random as RandomOption | undefined;
     let source = SOURCE_DEFAULT;
     if (p.key !== undefined) source = SOURCE_KEYED;
@@ -240,13 +250,18 @@ export class Backoff implements Iterable<number> {
     if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return d;
     switch (this.#source) {
       case SOURCE_SEEDED:
-        return (this.#random as unknown as { [STREAM]: wasm.Stream })[STREAM].jitter(p.jitter, p.fraction, d);
+        (this.#random as unknown as { [STREAM](): void })[STREAM]();
+        return wasm.streamJitter(p.jitter, p.fraction, d);
       case SOURCE_KEYED: {
         const k = p.key as number[];
         return wasm.keyedJitter(k[0]!, k[1]!, k[2]!, k[3]!, p.jitter, p.fraction, d, attempt);
       }
       case SOURCE_DEFAULT:
-        return wasm.jsJitter((defaultRandom ??= systemRandom()), SOURCE_NEXT, p.jitter, p.fraction, d);
+        return fromUnit(p, d, (defaultRandom ??= systemRandom()).next());
+      case SOURCE_NEXT:
+        return fromUnit(p, d, (this.#random as Random).next());
+      case SOURCE_FUNCTION:
+        return fromUnit(p, d, (this.#random as () => number)());
       default:
         return wasm.jsJitter(this.#random, this.#source, p.jitter, p.fraction, d);
     }
@@ -285,7 +300,8 @@ export class Backoff implements Iterable<number> {
     const p = this.#p;
     switch (this.#source) {
       case SOURCE_SEEDED:
-        return (this.#random as unknown as { [STREAM]: wasm.Stream })[STREAM].decorrelated(p.base, p.cap, n);
+        (this.#random as unknown as { [STREAM](): void })[STREAM]();
+        return wasm.streamDecorrelated(p.base, p.cap, n);
       case SOURCE_KEYED: {
         const k = p.key as number[];
         return wasm.keyedDecorrelated(k[0]!, k[1]!, k[2]!, k[3]!, p.base, p.cap, n);
@@ -353,6 +369,19 @@ export class Backoff implements Iterable<number> {
     if (seed !== undefined) out.seed = String(seed);
     return out;
   }
+}
+
+/**
+ * The jittered delay from a raw draw `r` of a bare function or `next()` source:
+ * all-number wasm call; a draw outside `[0, 1]` or not a number throws the
+ * RangeError naming `random`.
+ */
+function fromUnit(p: Compiled, d: number, r: unknown): number {
+  if (typeof r === "number") {
+    const x = wasm.jitterUnit(p.jitter, p.fraction, d, r);
+    if (x === x) return x;
+  }
+  throw wasm.invalidDraw(r);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The random streams behind `backoff-wasm/random` (which re-exports the public
- * names): seeded and system streams, mirroring `@sdxc/random` (API.md section 3). Seeded streams are sfc32 seeded by a
+ * names): seeded and system streams, mirroring `@sdxc/random` (API.md section 3).
+ * The generator runs in wasm; each stream's state (four words) is owned by its JS object. Seeded streams are sfc32 seeded by a
  * cyrb128-style hash of `String(seed)`'s UTF-16 code units; the generator runs
  * in wasm.
  * @module
@@ -101,21 +102,52 @@ function arrayLike<T>(items: readonly T[], option: string): readonly T[] {
   return items;
 }
 
-/** Key of a seeded stream's wasm generator, for the jitter fast path. @internal */
+/**
+ * Key of a seeded stream's method that loads its state into wasm, for the
+ * jitter fast path (`wasm.streamJitter` then draws from it). @internal
+ */
 export const STREAM: unique symbol = Symbol("backoff-wasm.stream");
+
+/**
+ * The stream whose state is loaded in wasm (`streamSeed`/`streamLoad`); its
+ * `#words` are stale until it is saved. Every other stream's state lives in
+ * its own `#words` (JS-owned memory: a stream holds no wasm memory, so there
+ * is nothing to free and nothing can leak).
+ */
+let loaded: Seeded | undefined;
 
 class Seeded extends RandomBase implements SeededRandom {
   readonly seed: string;
-  readonly [STREAM]: wasm.Stream;
+  readonly #words: Uint32Array;
 
-  constructor(seed: string, stream: wasm.Stream) {
+  /** @param words the state, or `undefined` when this stream was just loaded by `streamSeed`. */
+  constructor(seed: string, words: Uint32Array | undefined) {
     super();
     this.seed = seed;
-    this[STREAM] = stream;
+    this.#words = words ?? new Uint32Array(4);
+    if (words === undefined) loaded = this;
+  }
+
+  /** Copies the wasm state of the loaded stream back into its own words. */
+  static save(): void {
+    if (loaded === undefined) return;
+    const w = loaded.#words;
+    for (let i = 0; i < 4; i++) w[i] = wasm.streamWord(i);
+    loaded = undefined;
+  }
+
+  /** Makes this the loaded stream (a no-op when it already is). */
+  [STREAM](): void {
+    if (loaded === this) return;
+    Seeded.save();
+    const w = this.#words;
+    wasm.streamLoad(w[0] as number, w[1] as number, w[2] as number, w[3] as number);
+    loaded = this;
   }
 
   next(): number {
-    return this[STREAM].next();
+    this[STREAM]();
+    return wasm.streamNext();
   }
 
   derive(label: string | number): SeededRandom {
@@ -123,13 +155,15 @@ class Seeded extends RandomBase implements SeededRandom {
   }
 
   state(): RandomState {
-    const [a, b, c, d] = this[STREAM].words();
+    this[STREAM]();
+    Seeded.save();
+    const [a, b, c, d] = this.#words;
     return { seed: this.seed, words: [a as number, b as number, c as number, d as number] };
   }
 }
 
 /** Whether `x` is a seeded stream of this copy of the package (its draws stay in wasm). @internal */
-export function isSeeded(x: unknown): x is SeededRandom & { [STREAM]: wasm.Stream } {
+export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
   return x instanceof Seeded;
 }
 
@@ -143,7 +177,9 @@ export function isSeeded(x: unknown): x is SeededRandom & { [STREAM]: wasm.Strea
  */
 export function createRandom(seed: Seed): SeededRandom {
   const text = wasm.seedText(seed) as string;
-  return new Seeded(text, wasm.Stream.fromText(text));
+  Seeded.save();
+  wasm.streamSeed(text);
+  return new Seeded(text, undefined);
 }
 
 /**
@@ -157,7 +193,7 @@ export function restoreRandom(state: RandomState): SeededRandom {
   const { seed, words } = state;
   if (typeof seed !== "string") throw invalid(TYPE, "state.seed", "a string", seed);
   const w = wasm.checkWords(words);
-  return new Seeded(seed, wasm.Stream.fromWords(w[0] as number, w[1] as number, w[2] as number, w[3] as number));
+  return new Seeded(seed, Uint32Array.from(w));
 }
 
 class System extends RandomBase {

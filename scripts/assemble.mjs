@@ -26,14 +26,18 @@ cpSync(at("pkg-template"), pkg, { recursive: true });
 const wasmBytes = readFileSync(join(bindgen, "backoff_wasm_bg.wasm"));
 writeFileSync(join(pkg, "dist", "backoff_wasm_bg.wasm"), wasmBytes);
 
-const glue = readFileSync(join(bindgen, "backoff_wasm.js"), "utf8");
+// Shipped JS is minified (names kept, so classes and functions still read right
+// in stack traces and consoles); the .d.ts files keep every doc comment.
+const minify = (src, format = "esm") =>
+  transformSync(src, { format, target: format === "cjs" ? "node20" : "es2022", loader: "js", minify: true, keepNames: true }).code;
+const glue = minify(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8"));
 const modules = readdirSync(compiled).filter((f) => f.endsWith(".js"));
 
 function tree(name, loader, extra = {}) {
   const dir = join(pkg, "dist", name);
   mkdirSync(dir, { recursive: true });
   // The CLI (node:util, node:fs) ships only in the Node trees.
-  for (const f of modules) if (f !== "cli.js" || name === "esm") writeFileSync(join(dir, f), readFileSync(join(compiled, f)));
+  for (const f of modules) if (f !== "cli.js" || name === "esm") writeFileSync(join(dir, f), minify(readFileSync(join(compiled, f), "utf8")));
   writeFileSync(join(dir, "backoff_wasm.js"), glue);
   writeFileSync(join(dir, "wasm.js"), readFileSync(at("js", "loaders", loader)));
   for (const [f, text] of Object.entries(extra)) writeFileSync(join(dir, f), text);
@@ -50,7 +54,7 @@ mkdirSync(cjs, { recursive: true });
 writeFileSync(join(cjs, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 for (const f of [...modules, "backoff_wasm.js"]) {
   const src = f === "backoff_wasm.js" ? glue : readFileSync(join(compiled, f), "utf8");
-  writeFileSync(join(cjs, f), transformSync(src, { format: "cjs", target: "node20", loader: "js" }).code);
+  writeFileSync(join(cjs, f), minify(src, "cjs"));
 }
 writeFileSync(join(cjs, "wasm.js"), readFileSync(at("js", "loaders", "cjs.js")));
 

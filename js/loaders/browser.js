@@ -6,6 +6,9 @@ import { wasmBase64 } from "./wasm-inline.js";
 const text = atob(wasmBase64);
 const bytes = new Uint8Array(text.length);
 for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-initSync({ module: new WebAssembly.Module(bytes) });
+const instance = initSync({ module: new WebAssembly.Module(bytes) });
 
 export * from "./backoff_wasm.js";
+
+/** @internal Bytes of the wasm linear memory, for the leak tests; not part of the public API or its types. */
+export const __wasmMemoryBytes = () => instance.memory.buffer.byteLength;

@@ -7,9 +7,9 @@
 
 mod http;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
-use js_sys::{Array, Function, JsString, Object, Reflect};
+use js_sys::{Array, Function, JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::core::{
@@ -128,8 +128,26 @@ fn number(v: &JsValue, option: &str, kind: Kind, f: fn(f64) -> Result<f64, check
     f(x).map_err(|e| error(kind, option, e, v))
 }
 
+/// Option names read by `get`: their JS strings are made once and reused, since
+/// turning a Rust `&str` into a JS string (a UTF-8 decode in the glue) costs
+/// more than the property read itself.
+const KEY_NAMES: [&str; 14] = [
+    "base", "growth", "factor", "max", "steps", "free", "jitter", "random", "seed", "maxAttempts", "baseDelayMs",
+    "maxDelayMs", "float", "next",
+];
+
+thread_local! {
+    static KEYS: std::cell::OnceCell<Vec<JsValue>> = const { std::cell::OnceCell::new() };
+}
+
 fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(obj, &JsValue::from_str(key))
+    KEYS.with(|keys| {
+        let keys = keys.get_or_init(|| KEY_NAMES.iter().map(|k| JsValue::from_str(k)).collect());
+        match KEY_NAMES.iter().position(|k| *k == key).and_then(|i| keys.get(i)) {
+            Some(k) => Reflect::get(obj, k),
+            None => Reflect::get(obj, &JsValue::from_str(key)),
+        }
+    })
 }
 
 fn is_object(v: &JsValue) -> bool {
@@ -199,7 +217,7 @@ impl Source<'_> {
                 };
                 match r.as_f64() {
                     Some(v) if (0.0..=1.0).contains(&v) => Ok(scale(min, max, v)),
-                    _ => Err(error(Kind::Range, "random", "a source of draws in [0, 1)", &r)),
+                    _ => Err(error(Kind::Range, "random", UNIT_DRAW_EXPECTED, &r)),
                 }
             }
         }
@@ -321,52 +339,69 @@ pub fn seed_text(seed: &JsValue) -> Result<JsString, JsValue> {
     Err(error(Kind::Type, "seed", "a string or a number", seed))
 }
 
-/// A seeded sfc32 stream living in wasm memory (16 bytes; freed on garbage
-/// collection or by `free()`).
-#[wasm_bindgen]
-pub struct Stream {
-    g: Sfc32,
+/// The state of the one seeded stream that is "loaded" in wasm. Every seeded
+/// stream's state is owned by its JS object (four u32 words); the wrapper loads
+/// a stream's words here before drawing and saves them back when another
+/// stream takes its place (js/streams.ts). So no wasm memory is allocated per
+/// stream: nothing to free, nothing to leak (wasm is single-threaded).
+struct Current(Cell<Sfc32>);
+// SAFETY: wasm32-unknown-unknown without atomics has one thread.
+unsafe impl Sync for Current {}
+static CURRENT: Current = Current(Cell::new(Sfc32::from_words([0; 4])));
+
+fn with_current<T>(f: impl FnOnce(&mut Sfc32) -> T) -> T {
+    let mut g = CURRENT.0.get();
+    let out = f(&mut g);
+    CURRENT.0.set(g);
+    out
 }
 
-#[wasm_bindgen]
-impl Stream {
-    /// The stream for seed text (the UTF-16 code units of `String(seed)`).
-    /// TypeError when `text` is not a string (only reachable by calling this
-    /// export directly; `seedText` makes the text).
-    #[wasm_bindgen(js_name = fromText)]
-    pub fn from_text(text: &JsString) -> Result<Stream, JsValue> {
-        if !text.is_string() {
-            return Err(error(Kind::Type, "seed text", "a string", text));
-        }
-        Ok(Stream { g: Sfc32::from_seed(text.iter()) })
+/// Loads the stream for seed text (the UTF-16 code units of `String(seed)`).
+/// TypeError for a non-string (the JS wrapper always passes `seedText(seed)`).
+#[wasm_bindgen(js_name = streamSeed)]
+pub fn stream_seed(text: &JsValue) -> Result<(), JsValue> {
+    if !text.is_string() {
+        return Err(error(Kind::Type, "seed text", "a string", text));
     }
+    let text: &JsString = text.unchecked_ref();
+    CURRENT.0.set(Sfc32::from_seed(text.iter()));
+    Ok(())
+}
 
-    /// A stream resuming from four state words (already validated).
-    #[wasm_bindgen(js_name = fromWords)]
-    pub fn from_words(a: u32, b: u32, c: u32, d: u32) -> Stream {
-        Stream { g: Sfc32::from_words([a, b, c, d]) }
-    }
+/// Loads a stream from its four state words.
+#[wasm_bindgen(js_name = streamLoad)]
+pub fn stream_load(a: u32, b: u32, c: u32, d: u32) {
+    CURRENT.0.set(Sfc32::from_words([a, b, c, d]));
+}
 
-    /// Next draw in `[0, 1)`.
-    pub fn next(&mut self) -> f64 {
-        self.g.next()
+/// State word `i` (0..=3, taken modulo 4) of the loaded stream.
+#[wasm_bindgen(js_name = streamWord)]
+pub fn stream_word(i: u32) -> u32 {
+    let [a, b, c, d] = CURRENT.0.get().words();
+    match i & 3 {
+        0 => a,
+        1 => b,
+        2 => c,
+        _ => d,
     }
+}
 
-    /// The four state words.
-    pub fn words(&self) -> Vec<u32> {
-        self.g.words().to_vec()
-    }
+/// Next draw in `[0, 1)` of the loaded stream.
+#[wasm_bindgen(js_name = streamNext)]
+pub fn stream_next() -> f64 {
+    with_current(|g| g.next())
+}
 
-    /// One jittered delay drawn inside wasm (the caller checked with
-    /// `jitterDraws` that a draw is due).
-    pub fn jitter(&mut self, kind: u32, fraction: f64, d: f64) -> f64 {
-        jitter_from(&mut Source::Stream(&mut self.g), kind, fraction, d, 0.0).unwrap_or(d)
-    }
+/// One jittered delay drawn from the loaded stream (no draw when none is due).
+#[wasm_bindgen(js_name = streamJitter)]
+pub fn stream_jitter(kind: u32, fraction: f64, d: f64) -> f64 {
+    with_current(|g| jitter_from(&mut Source::Stream(g), kind, fraction, d, 0.0).unwrap_or(d))
+}
 
-    /// Decorrelated jitter for counted attempt `n`, drawing inside wasm.
-    pub fn decorrelated(&mut self, base: f64, cap: f64, n: f64) -> f64 {
-        decorrelated(base, cap, n, |k, lo, hi| Source::Stream(&mut self.g).draw(k, lo, hi)).unwrap_or(base)
-    }
+/// Decorrelated jitter for counted attempt `n`, drawing from the loaded stream.
+#[wasm_bindgen(js_name = streamDecorrelated)]
+pub fn stream_decorrelated(base: f64, cap: f64, n: f64) -> f64 {
+    with_current(|g| decorrelated(base, cap, n, |k, lo, hi| Source::Stream(g).draw(k, lo, hi)).unwrap_or(base))
 }
 
 /// Validates the state words of `restoreRandom` (four unsigned 32-bit integers).
@@ -466,6 +501,9 @@ pub fn duration_ms(v: &JsValue, option: &str) -> Result<f64, JsValue> {
 const BACKOFF_KEYS: &[&str] =
     &["base", "growth", "factor", "max", "steps", "free", "jitter", "random", "seed", "maxAttempts"];
 
+/// Index of the first step in `compileBackoff`'s result.
+const COMPILED_STEPS: usize = 13;
+
 const JITTER_EXPECTED: &str = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"";
 
 /// Option names as the error messages say them: `createBackoff` options, or the
@@ -476,17 +514,18 @@ struct Names {
 }
 
 /// Validates `createBackoff` options once (API.md section 2) and returns the
-/// plain record the JS `Backoff` keeps:
-/// `{ growth, base, factor, cap, steps, free, jitter, fraction, attempts }`
-/// (`growth` -1 for steps; `cap` Infinity when unbounded; `steps` an array of ms
-/// or undefined; `jitter` a `Jitter` code; `attempts` undefined when unbounded;
-/// `key` the four words of `keyPrefix(seed)` when `seed` is given, else undefined).
-/// `random` is checked by the JS wrapper (`randomKind`).
+/// numbers the JS `Backoff` keeps, as one `Float64Array` (building a JS object
+/// from wasm would cost a string and a crossing per field):
+/// `[growth, base, factor, cap, free, jitter, fraction, attempts, keyed, k0, k1, k2, k3, ...steps]`
+/// (`growth` -1 for steps, whose ms follow; `cap` Infinity when unbounded;
+/// `jitter` a `Jitter` code; `attempts` NaN when unbounded; `keyed` 1 when
+/// `seed` is given, with `k0..k3` the words of `keyPrefix(seed)`).
+/// `random` is classified by the JS wrapper (`randomKind`).
 ///
 /// Throws RangeError for a bad value, TypeError for a wrong type, an unknown
-/// option, an unknown growth, or `steps` mixed with curve options.
+/// option, an unknown growth, `steps` mixed with curve options, or `seed` with `random`.
 #[wasm_bindgen(js_name = compileBackoff)]
-pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValue> {
+pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Vec<f64>, JsValue> {
     let names = if fluent { Names { base: "interval", max: "cap" } } else { Names { base: "base", max: "max" } };
     if !is_object(options) {
         return Err(error(Kind::Type, "options", "an object", options));
@@ -498,8 +537,8 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
     let factor_v = get(options, "factor")?;
     let max_v = get(options, "max")?;
 
-    let out = Object::new();
-    let set = |k: &str, v: JsValue| Reflect::set(&out, &JsValue::from_str(k), &v).map(|_| ());
+    // [growth, base, factor, cap, free, jitter, fraction, attempts, keyed, k0, k1, k2, k3, ...steps]
+    let mut out = vec![0.0; COMPILED_STEPS];
 
     if !steps_v.is_undefined() {
         for (k, v) in [("base", &base_v), ("growth", &growth_v), ("factor", &factor_v), ("max", &max_v)] {
@@ -514,16 +553,11 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
         if len == 0 {
             return Err(error(Kind::Range, "steps", "a non-empty array of durations", &steps_v));
         }
-        let steps = Array::new();
         for i in 0..len {
             let v = Reflect::get_u32(&steps_v, i)?;
-            steps.push(&JsValue::from_f64(duration_option(&v, "steps[i]", check::delay_ms)?));
+            out.push(duration_option(&v, "steps[i]", check::delay_ms)?);
         }
-        set("growth", JsValue::from_f64(-1.0))?;
-        set("base", JsValue::from_f64(0.0))?;
-        set("factor", JsValue::from_f64(1.0))?;
-        set("cap", JsValue::from_f64(f64::INFINITY))?;
-        set("steps", steps.into())?;
+        out[..4].copy_from_slice(&[-1.0, 0.0, 1.0, f64::INFINITY]);
     } else {
         if base_v.is_undefined() {
             return Err(error(Kind::Type, names.base, "given (or steps instead)", &base_v));
@@ -549,16 +583,12 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
             let max = duration_option(&max_v, names.max, check::delay_ms)?;
             check::ceiling(max, base).map_err(|e| error(Kind::Range, names.max, e, &max_v))?
         };
-        set("growth", JsValue::from_f64(f64::from(growth.code())))?;
-        set("base", JsValue::from_f64(base))?;
-        set("factor", JsValue::from_f64(factor))?;
-        set("cap", JsValue::from_f64(cap))?;
-        set("steps", JsValue::UNDEFINED)?;
+        out[..4].copy_from_slice(&[f64::from(growth.code()), base, factor, cap]);
     }
 
     let free_v = get(options, "free")?;
     let free = if free_v.is_undefined() { 0.0 } else { number(&free_v, "free", Kind::Range, check::free)? };
-    set("free", JsValue::from_f64(free))?;
+    out[4] = free;
 
     let jitter_v = get(options, "jitter")?;
     let jitter = if jitter_v.is_undefined() {
@@ -578,31 +608,29 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Object, JsValu
         if !steps_v.is_undefined() {
             return Err(error(Kind::Type, "jitter", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", &jitter_v));
         }
-        let cap = Reflect::get(&out, &JsValue::from_str("cap"))?.as_f64().unwrap_or(f64::INFINITY);
-        if !cap.is_finite() {
+        if !out[3].is_finite() {
             return Err(error(Kind::Range, names.max, "set for \"decorrelated\" jitter (it needs a cap)", &max_v));
         }
     }
     let seed_v = get(options, "seed")?;
-    if seed_v.is_undefined() {
-        set("key", JsValue::UNDEFINED)?;
-    } else {
+    if !seed_v.is_undefined() {
         if !get(options, "random")?.is_undefined() {
             return Err(seed_and_random(&seed_v));
         }
-        let words: Array = key_prefix_js(&seed_v)?.into_iter().map(JsValue::from).collect();
-        set("key", words.into())?;
+        out[8] = 1.0;
+        for (slot, w) in out[9..13].iter_mut().zip(key_prefix_js(&seed_v)?) {
+            *slot = f64::from(w);
+        }
     }
-    set("jitter", JsValue::from_f64(f64::from(jitter.code())))?;
-    set("fraction", JsValue::from_f64(jitter.fraction()))?;
+    out[5] = f64::from(jitter.code());
+    out[6] = jitter.fraction();
 
     let attempts_v = get(options, "maxAttempts")?;
-    if !attempts_v.is_undefined() {
-        let n = number(&attempts_v, "maxAttempts", Kind::Range, check::attempt_number)?;
-        set("attempts", JsValue::from_f64(n))?;
+    out[7] = if attempts_v.is_undefined() {
+        f64::NAN
     } else {
-        set("attempts", JsValue::UNDEFINED)?;
-    }
+        number(&attempts_v, "maxAttempts", Kind::Range, check::attempt_number)?
+    };
     Ok(out)
 }
 
@@ -687,6 +715,31 @@ pub fn jitter_band(kind: u32, fraction: f64, d: f64, base: f64, cap: f64, n: f64
     let (lo, hi) = jitter_of(kind, fraction).band_of(d, base, cap, n);
     vec![js_round(lo), js_round(hi)]
 }
+
+/// The fast path of `jsJitter` for a bare function or `next()` source whose draw
+/// `r` the wrapper already took (a number argument costs nothing; a `JsValue`
+/// ~150 ns). Returns `NaN` when `r` is not in `[0, 1]` (never a valid result),
+/// and the wrapper throws `invalidDraw(r)`.
+#[wasm_bindgen(js_name = jitterUnit)]
+pub fn jitter_unit(kind: u32, fraction: f64, d: f64, r: f64) -> f64 {
+    if !(0.0..=1.0).contains(&r) {
+        return f64::NAN;
+    }
+    let j = jitter_of(kind, fraction);
+    if !j.draws(d) {
+        return d;
+    }
+    let (lo, hi) = j.draw_range(d);
+    j.finish(d, scale(lo, hi, r))
+}
+
+/// The RangeError for a raw draw outside `[0, 1]` (or not a number), naming `random`.
+#[wasm_bindgen(js_name = invalidDraw)]
+pub fn invalid_draw(r: &JsValue) -> JsValue {
+    error(Kind::Range, "random", UNIT_DRAW_EXPECTED, r)
+}
+
+const UNIT_DRAW_EXPECTED: &str = "a source of draws in [0, 1)";
 
 /// `attempt - free` when that is >= 1, else 0 (no delay, no draw).
 #[wasm_bindgen(js_name = countedAttempt)]

@@ -24,30 +24,113 @@ pub fn js_trim(text: &str) -> &str {
     text.trim_matches(is_js_space)
 }
 
-/// Milliseconds per unit, for short and long unit names.
-fn unit_ms(unit: &str, long: bool) -> Option<f64> {
+/// Milliseconds per unit, for short and long unit names (ASCII bytes).
+fn unit_ms(unit: &[u8], long: bool) -> Option<f64> {
     let ms = if long {
         match unit {
-            "millisecond" | "milliseconds" => 1.0,
-            "second" | "seconds" => 1_000.0,
-            "minute" | "minutes" => 60_000.0,
-            "hour" | "hours" => 3_600_000.0,
-            "day" | "days" => 86_400_000.0,
-            "week" | "weeks" => 604_800_000.0,
+            b"millisecond" | b"milliseconds" => 1.0,
+            b"second" | b"seconds" => 1_000.0,
+            b"minute" | b"minutes" => 60_000.0,
+            b"hour" | b"hours" => 3_600_000.0,
+            b"day" | b"days" => 86_400_000.0,
+            b"week" | b"weeks" => 604_800_000.0,
             _ => return None,
         }
     } else {
         match unit {
-            "ms" => 1.0,
-            "s" => 1_000.0,
-            "m" => 60_000.0,
-            "h" => 3_600_000.0,
-            "d" => 86_400_000.0,
-            "w" => 604_800_000.0,
+            b"ms" => 1.0,
+            b"s" => 1_000.0,
+            b"m" => 60_000.0,
+            b"h" => 3_600_000.0,
+            b"d" => 86_400_000.0,
+            b"w" => 604_800_000.0,
             _ => return None,
         }
     };
     Some(ms)
+}
+
+/// Decimal digits beyond which an amount (no leading zeros) is at least
+/// `10^309 > 2^1024` and so rounds to `Infinity`.
+const MAX_FINITE_DIGITS: usize = 309;
+/// 32-bit limbs that hold any integer below `10^309` (< 2^1027).
+const LIMBS: usize = 33;
+
+/// The double nearest to the non-negative integer written in `digits` (ASCII
+/// `0-9`, no leading zeros except `"0"` itself), ties to even, `Infinity` when
+/// it rounds to `2^1024` or more: exactly JavaScript's `Number(text)` for such
+/// text (ECMA-262 StringToNumber rounds the mathematical value to nearest, ties
+/// to even), and Rust's correctly rounded `str::parse::<f64>` (the property
+/// test in `props.rs` and the fuzz target check this).
+///
+/// Why it is exact without any float parsing code: up to 15 digits the value is
+/// below `2^53` and converts exactly. Otherwise the integer is built exactly in
+/// 32-bit limbs; its top 64 bits, with every lower bit OR-ed into bit 0 (the
+/// "sticky" bit, which sits far below the 53-bit rounding point), convert with
+/// `u64 as f64`, which rounds to nearest, ties to even; scaling by a power of
+/// two is then exact (or overflows to `Infinity`, as the true value does).
+pub fn integer_to_f64(digits: &[u8]) -> f64 {
+    if digits.len() <= 15 {
+        let mut n: u64 = 0;
+        for &b in digits {
+            n = n * 10 + u64::from(b.wrapping_sub(b'0') % 10);
+        }
+        return n as f64;
+    }
+    if digits.len() > MAX_FINITE_DIGITS {
+        return f64::INFINITY;
+    }
+    // Exact value, little-endian 32-bit limbs: 9 digits at a time (n = n * 10^k + chunk).
+    let mut limbs = [0u32; LIMBS];
+    let mut used = 0usize;
+    for chunk in digits.chunks(9) {
+        let mut mul: u64 = 1;
+        let mut add: u64 = 0;
+        for &b in chunk {
+            mul *= 10;
+            add = add * 10 + u64::from(b.wrapping_sub(b'0') % 10);
+        }
+        let mut carry = add;
+        for limb in limbs.iter_mut().take(used) {
+            let v = u64::from(*limb) * mul + carry;
+            *limb = v as u32;
+            carry = v >> 32;
+        }
+        if carry != 0 {
+            if let Some(limb) = limbs.get_mut(used) {
+                *limb = carry as u32;
+                used += 1;
+            }
+        }
+    }
+    // Bit length and the top 64 bits with a sticky bit.
+    let top = used.saturating_sub(1);
+    let top_limb = limbs.get(top).copied().unwrap_or(0);
+    let bits = 32 * top as u32 + (32 - top_limb.leading_zeros());
+    if bits <= 64 {
+        let [lo, hi, ..] = limbs;
+        let (lo, hi) = (u64::from(lo), u64::from(hi));
+        return ((hi << 32) | lo) as f64;
+    }
+    let shift = bits - 64; // bits below the top 64
+    let mut head: u64 = 0;
+    let mut sticky = false;
+    for (k, &limb) in limbs.iter().enumerate().take(used) {
+        let at = 32 * k as u32; // position of this limb's bit 0
+        for j in 0..32u32 {
+            if limb >> j & 1 == 1 {
+                let pos = at + j;
+                if pos >= shift {
+                    head |= 1u64 << (pos - shift);
+                } else {
+                    sticky = true;
+                }
+            }
+        }
+    }
+    let scaled = (head | u64::from(sticky)) as f64;
+    // 2^shift, shift <= 1056 - 64 = 992: a normal double.
+    scaled * f64::from_bits(u64::from(1023 + shift) << 52)
 }
 
 /// Parses duration text into milliseconds; `None` when it is not a duration.
@@ -56,22 +139,21 @@ fn unit_ms(unit: &str, long: bool) -> Option<f64> {
 /// an amount too long for a double gives `Infinity`, which callers that need a
 /// finite delay reject).
 pub fn parse(text: &str) -> Option<f64> {
-    let t = js_trim(text);
-    let bytes = t.as_bytes();
-    let mut i = usize::from(bytes.first() == Some(&b'-'));
-    let digits_start = i;
-    while i < bytes.len() && bytes[i].is_ascii_digit() {
-        i += 1;
-    }
-    let digits = &t[digits_start..i];
-    if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
+    let t = js_trim(text).as_bytes();
+    let negative = t.first() == Some(&b'-');
+    let start = usize::from(negative);
+    let digits_len = t.iter().skip(start).take_while(|b| b.is_ascii_digit()).count();
+    let end = start + digits_len;
+    let digits = t.get(start..end)?;
+    if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
         return None;
     }
-    let amount: f64 = t[..i].parse().ok()?;
-    let rest = &t[i..];
+    let magnitude = integer_to_f64(digits);
+    let amount = if negative { -magnitude } else { magnitude };
+    let rest = t.get(end..)?;
     let ms = if rest.is_empty() {
         1.0
-    } else if let Some(long) = rest.strip_prefix(' ') {
+    } else if let Some(long) = rest.strip_prefix(b" ") {
         unit_ms(long, true)?
     } else {
         unit_ms(rest, false)?
@@ -129,6 +211,25 @@ mod tests {
         assert_eq!(js_trim("\u{FEFF} x \u{2029}"), "x");
         assert_eq!(js_trim("\u{0085}x"), "\u{0085}x");
         assert_eq!(js_trim("\u{180E}x"), "\u{180E}x");
+    }
+
+    #[test]
+    fn integers_round_like_js_number() {
+        // Halfway between 2^53 and 2^53 + 2: ties to even.
+        assert_eq!(integer_to_f64(b"9007199254740993"), 9_007_199_254_740_992.0);
+        assert_eq!(integer_to_f64(b"9007199254740995"), 9_007_199_254_740_996.0);
+        // u64::MAX and 2^64 + 1.
+        assert_eq!(integer_to_f64(b"18446744073709551615"), 18_446_744_073_709_551_616.0);
+        assert_eq!(integer_to_f64(b"18446744073709551617"), 18_446_744_073_709_551_616.0);
+        // The largest double, and the halfway point above it (rounds to Infinity).
+        let max = "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368";
+        assert_eq!(integer_to_f64(max.as_bytes()), f64::MAX);
+        let half_above = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+        assert_eq!(integer_to_f64(half_above.as_bytes()), f64::INFINITY);
+        assert_eq!(integer_to_f64(b"0"), 0.0);
+        for text in ["1", "123456789012345", "1234567890123456", "99999999999999999999", "12345678901234567890123"] {
+            assert_eq!(integer_to_f64(text.as_bytes()), text.parse::<f64>().unwrap(), "{text}");
+        }
     }
 
     #[test]

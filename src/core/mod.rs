@@ -12,6 +12,9 @@ pub mod duration;
 pub mod http_date;
 pub mod rng;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props;
+
 /// Sigil's `MAX_ATTEMPTS`: attempts in total, the first delivery included.
 pub const SIGIL_MAX_ATTEMPTS: u32 = 8;
 /// Sigil's `BASE_DELAY_MS`: the wait after the first failure.

@@ -156,7 +156,7 @@ pub struct Sfc32 {
 
 impl Sfc32 {
     /// A generator resuming from `words` (as returned by [`Sfc32::words`]).
-    pub fn from_words(words: [u32; 4]) -> Self {
+    pub const fn from_words(words: [u32; 4]) -> Self {
         Sfc32 { words }
     }
 

@@ -1,0 +1,1 @@
+// Cold-start reference: a bare Node start running an empty ES module.
