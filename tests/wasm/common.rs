@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 
-use backoff_wasm::bindings::{self as b, Stream};
+use backoff_wasm::bindings as b;
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use wasm_bindgen::{JsCast, prelude::*};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
@@ -181,7 +181,61 @@ fn sigil(attempt: f64, options: &JsValue) -> Result<f64, JsValue> {
 }
 
 fn compile(options: &JsValue) -> Result<Object, JsValue> {
-    b::compile_backoff(options, false)
+    compile_obj(options, false)
+}
+
+/// `compileBackoff`'s numbers as the record js/backoff.ts unpacks them into:
+/// `{ growth, base, factor, cap, steps, free, jitter, fraction, attempts, key }`.
+fn compile_obj(options: &JsValue, fluent: bool) -> Result<Object, JsValue> {
+    let v = b::compile_backoff(options, fluent)?;
+    let o = Object::new();
+    let set = |k: &str, x: JsValue| {
+        Reflect::set(&o, &s(k), &x).unwrap();
+    };
+    for (i, k) in ["growth", "base", "factor", "cap", "free", "jitter", "fraction"].iter().enumerate() {
+        set(k, n(v[i]));
+    }
+    set("attempts", if v[7].is_nan() { U } else { n(v[7]) });
+    set("steps", if v[0] == -1.0 { arr(&v[13..].iter().map(|&x| n(x)).collect::<Vec<_>>()) } else { U });
+    set("key", if v[8] == 1.0 { arr(&v[9..13].iter().map(|&x| n(x)).collect::<Vec<_>>()) } else { U });
+    Ok(o)
+}
+
+/// The old per-object stream API, on top of the one loaded stream of the bindings
+/// (js/streams.ts does the same load/save dance).
+struct Stream {
+    w: [u32; 4],
+}
+
+impl Stream {
+    fn save() -> [u32; 4] {
+        [b::stream_word(0), b::stream_word(1), b::stream_word(2), b::stream_word(3)]
+    }
+    fn from_text(text: &JsString) -> Result<Stream, JsValue> {
+        b::stream_seed(text.as_ref())?;
+        Ok(Stream { w: Stream::save() })
+    }
+    fn from_words(a: u32, bb: u32, c: u32, d: u32) -> Stream {
+        Stream { w: [a, bb, c, d] }
+    }
+    fn with<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        b::stream_load(self.w[0], self.w[1], self.w[2], self.w[3]);
+        let out = f();
+        self.w = Stream::save();
+        out
+    }
+    fn next(&mut self) -> f64 {
+        self.with(b::stream_next)
+    }
+    fn words(&self) -> Vec<u32> {
+        self.w.to_vec()
+    }
+    fn jitter(&mut self, kind: u32, fraction: f64, d: f64) -> f64 {
+        self.with(|| b::stream_jitter(kind, fraction, d))
+    }
+    fn decorrelated(&mut self, base: f64, cap: f64, n: f64) -> f64 {
+        self.with(|| b::stream_decorrelated(base, cap, n))
+    }
 }
 
 /// `delay(attempt)` of a compiled policy without jitter (what js/backoff.ts does).
@@ -540,10 +594,10 @@ fn compile_backoff_vectors() {
     }
     assert_eq!(delay(&p, 5000.0), f64::INFINITY, "uncapped exponential overflows like the original");
     // the fluent policy (section 5): exponential 2s capped at 5 minutes
-    let fluent: JsValue = b::compile_backoff(&o(&[("base", s("2 seconds")), ("max", s("5 minutes"))]), true).unwrap().into();
+    let fluent: JsValue = compile_obj(&o(&[("base", s("2 seconds")), ("max", s("5 minutes"))]), true).unwrap().into();
     let got: Vec<f64> = (1..=10).map(|a| delay(&fluent, f64::from(a))).collect();
     assert_eq!(got, [2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0, 128000.0, 256000.0, 300000.0, 300000.0]);
-    let uncapped: JsValue = b::compile_backoff(&o(&[("base", s("2 seconds"))]), true).unwrap().into();
+    let uncapped: JsValue = compile_obj(&o(&[("base", s("2 seconds"))]), true).unwrap().into();
     assert_eq!((delay(&uncapped, 10.0), delay(&uncapped, 15.0)), (1_024_000.0, 32_768_000.0));
 }
 
@@ -629,14 +683,14 @@ fn compile_backoff_errors() {
     err(base(n(f64::NAN)), "RangeError", &format!("base {dur}NaN"));
     err(base(JsValue::NULL), "TypeError", &format!("base {dur}null"));
     err(base(JsValue::TRUE), "TypeError", &format!("base {dur}true"));
-    err(b::compile_backoff(&o(&[("base", n(-1.0))]), true), "RangeError", &format!("interval {dur}-1"));
+    err(compile_obj(&o(&[("base", n(-1.0))]), true), "RangeError", &format!("interval {dur}-1"));
     let with = |k: &str, v: JsValue| compile(&o(&[("base", s("1 minute")), (k, v)]));
     err(with("factor", n(0.5)), "RangeError", "factor must be a finite number >= 1; received 0.5");
     err(with("factor", n(f64::INFINITY)), "RangeError", "factor must be a finite number >= 1; received Infinity");
     err(with("factor", s("2")), "TypeError", "factor must be a finite number >= 1; received \"2\"");
     err(with("max", s("1 second")), "RangeError", "max must be a duration >= base; received \"1 second\"");
     err(with("max", n(-1.0)), "RangeError", &format!("max {dur}-1"));
-    err(b::compile_backoff(&o(&[("base", n(10.0)), ("max", n(5.0))]), true), "RangeError", "cap must be a duration >= base; received 5");
+    err(compile_obj(&o(&[("base", n(10.0)), ("max", n(5.0))]), true), "RangeError", "cap must be a duration >= base; received 5");
     let jitter = "jitter must be a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"; received ";
     err(with("jitter", n(1.5)), "RangeError", &format!("{jitter}1.5"));
     err(with("jitter", n(-0.1)), "RangeError", &format!("{jitter}-0.1"));
@@ -737,13 +791,13 @@ fn feed(g: &JsValue, check: &mut dyn FnMut(&str, Outcome)) {
     if let Some(text) = g.as_string() {
         check("parseDuration(g)", outcome(|| Ok::<_, JsValue>(b::parse_duration(&text))));
     }
-    check("compileBackoff(g)", outcome(|| b::compile_backoff(g, false)));
-    check("compileBackoff(g, fluent)", outcome(|| b::compile_backoff(g, true)));
+    check("compileBackoff(g)", outcome(|| compile_obj(g, false)));
+    check("compileBackoff(g, fluent)", outcome(|| compile_obj(g, true)));
     for k in ["base", "steps", "growth", "factor", "max", "free", "jitter", "random", "maxAttempts"] {
-        check(k, outcome(|| b::compile_backoff(&o(k), false)));
-        check(k, outcome(|| b::compile_backoff(&o2(k, "base", n(100.0)), false)));
+        check(k, outcome(|| compile_obj(&o(k), false)));
+        check(k, outcome(|| compile_obj(&o2(k, "base", n(100.0)), false)));
     }
-    check("steps [g]", outcome(|| b::compile_backoff(&obj(&[("steps", arr(&[n(1.0), g.clone()]))]), false)));
+    check("steps [g]", outcome(|| compile_obj(&obj(&[("steps", arr(&[n(1.0), g.clone()]))]), false)));
     check("randomKind(g)", outcome(|| b::random_kind(g)));
     for kind in [0, 1, 2, 3, 4, 5, u32::MAX] {
         for source_kind in [1, 2, 3, 7] {
