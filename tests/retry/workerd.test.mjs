@@ -1,4 +1,4 @@
-// The Worker-with-Queues example of docs/retry.md, run as written under workerd
+// The Worker-with-Queues example of README.md ("Retrying fetch"), run as written under workerd
 // (Miniflare) against a local server. Skipped when `miniflare` is not installed
 // (it is not a devDependency: it brings the workerd binary).
 import { test } from "node:test";
@@ -16,10 +16,10 @@ try {
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-test("docs/retry.md Worker example under workerd: acks, in-place retries, delaySeconds", { skip: !Miniflare && "miniflare is not installed" }, async () => {
-  const docs = readFileSync(`${root}docs/retry.md`, "utf8");
+test("README Worker-with-Queues example under workerd: acks, in-place retries, delaySeconds", { skip: !Miniflare && "miniflare is not installed" }, async () => {
+  const docs = readFileSync(`${root}README.md`, "utf8");
   const worker = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("async queue("));
-  assert.ok(worker, "the Worker example is in docs/retry.md");
+  assert.ok(worker, "the Worker example is in README.md");
   const dir = `${root}tests/.scratch/workerd-retry`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
