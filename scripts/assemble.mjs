@@ -3,9 +3,10 @@
 //
 // One .wasm file serves every runtime; the wrappers are copied into one tree per
 // runtime, which differ only in ./wasm.js, the loader:
-//   dist/esm      Node/Bun/Deno `import`   (reads the .wasm with fs, synchronously)
+//   dist/esm      Node/Bun `import`        (reads the .wasm with fs, synchronously)
 //   dist/cjs      Node `require`           (same, CommonJS; transformed by esbuild)
-//   dist/browser  browsers and bundlers    (wasm inlined as base64, compiled synchronously)
+//   dist/browser  browsers, bundlers, Deno (wasm inlined as base64, compiled synchronously;
+//                 Deno gets it through the "deno" condition, so importing needs no --allow-read)
 //   dist/workerd  Cloudflare Workers       (imports the .wasm as a precompiled module)
 //   dist/types    .d.ts for every entry point (tsc output, with docs); a copy
 //                 in dist/cjs types `require` (read there as CommonJS)

@@ -1,4 +1,4 @@
-// Browsers and bundlers: the wasm bytes are inlined (base64) and compiled
+// Browsers, bundlers and Deno: the wasm bytes are inlined (base64) and compiled
 // synchronously, so no bundler plugin, asset URL or top-level await is needed.
 import { initSync } from "./backoff_wasm.js";
 import { wasmBase64 } from "./wasm-inline.js";

@@ -1,4 +1,4 @@
-// Node ESM (also Bun and Deno): the wasm file is read and compiled synchronously,
+// Node ESM (also Bun): the wasm file is read and compiled synchronously,
 // so importing the package needs no top-level await.
 import { readFileSync } from "node:fs";
 import { initSync } from "./backoff_wasm.js";
