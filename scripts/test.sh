@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Every test layer, in order (npm test runs setup + build first):
+#   0. hygiene: cargo fmt --check, cargo clippy -D warnings (native and wasm32);
+#      the shipped .d.ts are type-checked strictly by tests/consumers/typescript.test.mjs
 #   1. native Rust tests of the core (cargo test)
 #   2. wasm-bindgen tests, in Node and in headless Chromium (scripts/test-wasm.sh)
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
@@ -8,6 +10,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 log() { printf '\n[test] %s\n' "$*" >&2; }
+
+log "hygiene: cargo fmt --check, cargo clippy -D warnings (native and wasm32)"
+cargo fmt --check
+cargo clippy -q --lib --all-targets -- -D warnings
+# shellcheck disable=SC1091
+. ./.toolchain.env
+if RUSTC="$WASM_RUSTC" "$WASM_CARGO" clippy --version >/dev/null 2>&1; then
+  RUSTC="$WASM_RUSTC" CARGO_TARGET_DIR=target/wasm "$WASM_CARGO" clippy -q --lib --tests \
+    --target wasm32-unknown-unknown -- -D warnings
+else
+  echo "[test] skipped wasm32 clippy: $WASM_CARGO has no clippy (Debian route)" >&2
+fi
 
 log "cargo test (native core)"
 cargo test -q --lib

@@ -132,8 +132,20 @@ fn number(v: &JsValue, option: &str, kind: Kind, f: fn(f64) -> Result<f64, check
 /// turning a Rust `&str` into a JS string (a UTF-8 decode in the glue) costs
 /// more than the property read itself.
 const KEY_NAMES: [&str; 14] = [
-    "base", "growth", "factor", "max", "steps", "free", "jitter", "random", "seed", "maxAttempts", "baseDelayMs",
-    "maxDelayMs", "float", "next",
+    "base",
+    "growth",
+    "factor",
+    "max",
+    "steps",
+    "free",
+    "jitter",
+    "random",
+    "seed",
+    "maxAttempts",
+    "baseDelayMs",
+    "maxDelayMs",
+    "float",
+    "next",
 ];
 
 thread_local! {
@@ -202,7 +214,9 @@ impl Source<'_> {
                 match x.as_f64() {
                     Some(v) if v >= min && v <= max => Ok(v),
                     _ => {
-                        let expected = ["a source whose float(", &num_text(min), ", ", &num_text(max), ") stays in that range"].concat();
+                        let expected =
+                            ["a source whose float(", &num_text(min), ", ", &num_text(max), ") stays in that range"]
+                                .concat();
                         Err(error(Kind::Range, "random", &expected, &x))
                     }
                 }
@@ -254,15 +268,27 @@ struct SigilOptions {
 fn sigil_options(options: &JsValue) -> Result<SigilOptions, JsValue> {
     if options.is_undefined() {
         let none = JsValue::UNDEFINED;
-        return Ok(SigilOptions { base: SIGIL_BASE_DELAY_MS, max: SIGIL_MAX_DELAY_MS, jitter: 0.0, random: none.clone(), seed: none });
+        return Ok(SigilOptions {
+            base: SIGIL_BASE_DELAY_MS,
+            max: SIGIL_MAX_DELAY_MS,
+            jitter: 0.0,
+            random: none.clone(),
+            seed: none,
+        });
     }
     if !is_object(options) {
         return Err(error(Kind::Sigil, "options", "an object or undefined", options));
     }
     known_keys(options, SIGIL_KEYS, Kind::Sigil, "an option name")?;
     let or = |v: JsValue, d: f64| if v.is_undefined() { JsValue::from_f64(d) } else { v };
-    let base = number(&or(get(options, "baseDelayMs")?, SIGIL_BASE_DELAY_MS), "baseDelayMs", Kind::Sigil, check::non_negative)?;
-    let max = number(&or(get(options, "maxDelayMs")?, SIGIL_MAX_DELAY_MS), "maxDelayMs", Kind::Sigil, check::non_negative)?;
+    let base = number(
+        &or(get(options, "baseDelayMs")?, SIGIL_BASE_DELAY_MS),
+        "baseDelayMs",
+        Kind::Sigil,
+        check::non_negative,
+    )?;
+    let max =
+        number(&or(get(options, "maxDelayMs")?, SIGIL_MAX_DELAY_MS), "maxDelayMs", Kind::Sigil, check::non_negative)?;
     let jitter = number(&or(get(options, "jitter")?, 0.0), "jitter", Kind::Sigil, check::sigil_jitter)?;
     let random = get(options, "random")?;
     if !random.is_undefined() && !random.is_function() {
@@ -431,7 +457,11 @@ pub fn check_words(words: &JsValue) -> Result<Vec<u32>, JsValue> {
 fn safe_integer(v: &JsValue, option: &str) -> Result<f64, JsValue> {
     const EXPECTED: &str = "a safe integer";
     let Some(x) = v.as_f64() else { return Err(error(Kind::Range, option, EXPECTED, v)) };
-    if x.trunc() == x && x.abs() <= check::MAX_SAFE_INTEGER { Ok(x) } else { Err(error(Kind::Range, option, EXPECTED, v)) }
+    if x.trunc() == x && x.abs() <= check::MAX_SAFE_INTEGER {
+        Ok(x)
+    } else {
+        Err(error(Kind::Range, option, EXPECTED, v))
+    }
 }
 
 /// Validates `int(min, max)` bounds: safe integers with `max >= min`.
@@ -543,7 +573,12 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Vec<f64>, JsVa
     if !steps_v.is_undefined() {
         for (k, v) in [("base", &base_v), ("growth", &growth_v), ("factor", &factor_v), ("max", &max_v)] {
             if !v.is_undefined() {
-                return Err(error(Kind::Type, k, "left out when steps are given (steps and curve options exclude each other)", v));
+                return Err(error(
+                    Kind::Type,
+                    k,
+                    "left out when steps are given (steps and curve options exclude each other)",
+                    v,
+                ));
             }
         }
         if !is_array(&steps_v) {
@@ -573,7 +608,8 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Vec<f64>, JsVa
                 _ => return Err(error(Kind::Type, "growth", "\"exponential\", \"linear\" or \"constant\"", &growth_v)),
             }
         };
-        let factor = if factor_v.is_undefined() { 2.0 } else { number(&factor_v, "factor", Kind::Range, check::factor)? };
+        let factor =
+            if factor_v.is_undefined() { 2.0 } else { number(&factor_v, "factor", Kind::Range, check::factor)? };
         if growth != Growth::Exponential && !factor_v.is_undefined() {
             return Err(error(Kind::Type, "factor", "left out unless growth is \"exponential\"", &factor_v));
         }
@@ -606,7 +642,12 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Vec<f64>, JsVa
     };
     if jitter == Jitter::Decorrelated {
         if !steps_v.is_undefined() {
-            return Err(error(Kind::Type, "jitter", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", &jitter_v));
+            return Err(error(
+                Kind::Type,
+                "jitter",
+                "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
+                &jitter_v,
+            ));
         }
         if !out[3].is_finite() {
             return Err(error(Kind::Range, names.max, "set for \"decorrelated\" jitter (it needs a cap)", &max_v));

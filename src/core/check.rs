@@ -35,11 +35,7 @@ pub fn unit_draw(x: f64) -> Result<f64, Expected> {
 
 /// A ± jitter fraction in `[0, 1]`.
 pub fn fraction(x: f64) -> Result<f64, Expected> {
-    if (0.0..=1.0).contains(&x) {
-        Ok(x)
-    } else {
-        Err("a number in [0, 1]")
-    }
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("a number in [0, 1]") }
 }
 
 /// An exponential factor: finite and `>= 1`.
@@ -49,11 +45,7 @@ pub fn factor(x: f64) -> Result<f64, Expected> {
 
 /// A count of free attempts: a non-negative safe integer.
 pub fn free(x: f64) -> Result<f64, Expected> {
-    if is_integer(x) && (0.0..=MAX_SAFE_INTEGER).contains(&x) {
-        Ok(x)
-    } else {
-        Err("a non-negative safe integer")
-    }
+    if is_integer(x) && (0.0..=MAX_SAFE_INTEGER).contains(&x) { Ok(x) } else { Err("a non-negative safe integer") }
 }
 
 /// A delay in ms: finite and `>= 0` (a duration that parsed to a negative or

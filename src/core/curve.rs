@@ -167,7 +167,12 @@ pub fn decorrelated_start(n: f64) -> f64 {
 /// one draw of step `k` in `[min, max]` (`random.float(min, max)`, or a keyed
 /// draw for `k` scaled into the range). Always in `[base, cap]` and integral
 /// (for integral base and cap); at most [`DECORRELATED_WINDOW`] draws.
-pub fn decorrelated<E>(base: f64, cap: f64, n: f64, mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
+pub fn decorrelated<E>(
+    base: f64,
+    cap: f64,
+    n: f64,
+    mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>,
+) -> Result<f64, E> {
     let start = decorrelated_start(n);
     let end = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
     let steps = ((end - start + 1.0).max(0.0) as u32).min(DECORRELATED_WINDOW);
@@ -414,10 +419,16 @@ mod tests {
 
     #[test]
     fn growth_vectors() {
-        assert_eq!(run(&curve(Growth::Exponential, 1000.0, 2.0, INF), 1..=5), [1000.0, 2000.0, 4000.0, 8000.0, 16000.0]);
+        assert_eq!(
+            run(&curve(Growth::Exponential, 1000.0, 2.0, INF), 1..=5),
+            [1000.0, 2000.0, 4000.0, 8000.0, 16000.0]
+        );
         assert_eq!(run(&curve(Growth::Exponential, 100.0, 3.0, INF), 1..=4), [100.0, 300.0, 900.0, 2700.0]);
         assert_eq!(run(&curve(Growth::Linear, 60000.0, 2.0, INF), 1..=3), [60000.0, 120000.0, 180000.0]);
-        assert_eq!(run(&curve(Growth::Exponential, 15000.0, 2.0, 60000.0), 1..=4), [15000.0, 30000.0, 60000.0, 60000.0]);
+        assert_eq!(
+            run(&curve(Growth::Exponential, 15000.0, 2.0, 60000.0), 1..=4),
+            [15000.0, 30000.0, 60000.0, 60000.0]
+        );
         assert_eq!(curve(Growth::Exponential, 15000.0, 2.0, 43_200_000.0).base_delay(20.0), 43_200_000.0);
         assert_eq!(run(&curve(Growth::Constant, 7.0, 2.0, INF), 1..=3), [7.0, 7.0, 7.0]);
         // uncapped exponential overflows to Infinity, as the original does
@@ -494,11 +505,17 @@ mod tests {
         assert_eq!(got, [300.0, 900.0, 2700.0, 8100.0, 24300.0, 30000.0, 30000.0]);
         // at most DECORRELATED_WINDOW draws
         let mut count = 0u32;
-        let _ = p.delay_with::<()>(9_007_199_254_740_991.0, |_, lo, _| { count += 1; Ok(lo) });
+        let _ = p.delay_with::<()>(9_007_199_254_740_991.0, |_, lo, _| {
+            count += 1;
+            Ok(lo)
+        });
         assert_eq!(count, DECORRELATED_WINDOW);
         // keys are the steps 1..=n
         let mut keys = vec![];
-        let _ = p.delay_with::<()>(3.0, |k, lo, _| { keys.push(k); Ok(lo) });
+        let _ = p.delay_with::<()>(3.0, |k, lo, _| {
+            keys.push(k);
+            Ok(lo)
+        });
         assert_eq!(keys, [1.0, 2.0, 3.0]);
     }
 

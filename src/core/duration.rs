@@ -13,9 +13,16 @@
 pub fn is_js_space(c: char) -> bool {
     matches!(
         c,
-        '\u{0009}' | '\u{000A}' | '\u{000B}' | '\u{000C}' | '\u{000D}' | '\u{0020}' | '\u{00A0}'
-            | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}'
-            | '\u{3000}' | '\u{FEFF}'
+        '\u{0009}'
+            | '\u{000A}'
+            | '\u{000B}'
+            | '\u{000C}'
+            | '\u{000D}'
+            | '\u{0020}'
+            | '\u{00A0}'
+            | '\u{1680}'
+            | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
     )
 }
 
@@ -96,11 +103,11 @@ pub fn integer_to_f64(digits: &[u8]) -> f64 {
             *limb = v as u32;
             carry = v >> 32;
         }
-        if carry != 0 {
-            if let Some(limb) = limbs.get_mut(used) {
-                *limb = carry as u32;
-                used += 1;
-            }
+        if carry != 0
+            && let Some(limb) = limbs.get_mut(used)
+        {
+            *limb = carry as u32;
+            used += 1;
         }
     }
     // Bit length and the top 64 bits with a sticky bit.
@@ -196,10 +203,38 @@ mod tests {
     #[test]
     fn rejected_forms() {
         for text in [
-            "", "   ", "s", "ms", "second", "1.5s", "1e3", "0x10", "+5", "05", "00", "1_000", "1  second",
-            "1second", "1 s", "1 Second", "1S", "1 month", "1 year", "1y", "1s 2ms", "1h30m", "1 toString",
-            "1 constructor", "1 __proto__", "--1", "-", "1\tsecond", "\u{0085}1s", "1s\u{180E}",
-            "１s", "1 seconds s",
+            "",
+            "   ",
+            "s",
+            "ms",
+            "second",
+            "1.5s",
+            "1e3",
+            "0x10",
+            "+5",
+            "05",
+            "00",
+            "1_000",
+            "1  second",
+            "1second",
+            "1 s",
+            "1 Second",
+            "1S",
+            "1 month",
+            "1 year",
+            "1y",
+            "1s 2ms",
+            "1h30m",
+            "1 toString",
+            "1 constructor",
+            "1 __proto__",
+            "--1",
+            "-",
+            "1\tsecond",
+            "\u{0085}1s",
+            "1s\u{180E}",
+            "１s",
+            "1 seconds s",
         ] {
             assert_eq!(parse(text), None, "{text:?}");
         }

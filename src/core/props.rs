@@ -102,7 +102,15 @@ fn shape() -> impl Strategy<Value = Shape> {
 }
 
 fn policy() -> impl Strategy<Value = Policy> {
-    (shape(), prop_oneof![Just(0.0), (0u32..10u32).prop_map(f64::from), (0u64..=1u64 << 53).prop_map(|x| (x as f64).min(MAX_SAFE_INTEGER))], jitter())
+    (
+        shape(),
+        prop_oneof![
+            Just(0.0),
+            (0u32..10u32).prop_map(f64::from),
+            (0u64..=1u64 << 53).prop_map(|x| (x as f64).min(MAX_SAFE_INTEGER))
+        ],
+        jitter(),
+    )
         .prop_map(|(shape, free, jitter)| Policy { shape, free, jitter })
 }
 

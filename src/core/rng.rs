@@ -101,7 +101,7 @@ pub fn seed_words<I: IntoIterator<Item = u16>>(units: I) -> [u32; 4] {
 /// integer with `|n| < 1e21` (`-0` is `"0"`); `None` for any other number,
 /// whose text the caller must get from JavaScript itself.
 pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
-    if !(n.abs() < 1e21) || n.trunc() != n {
+    if n.is_nan() || n.abs() >= 1e21 || n.trunc() != n {
         return None;
     }
     let mut v = n.abs() as u128;
@@ -180,7 +180,7 @@ impl Sfc32 {
         let [a, b, c, d] = self.words;
         let sum = a.wrapping_add(b).wrapping_add(d);
         let c2 = c.wrapping_add(c << 3);
-        let c3 = (c << 21) | (c >> 11);
+        let c3 = c.rotate_left(21);
         self.words = [b ^ (b >> 9), c2, c3.wrapping_add(sum), d.wrapping_add(1)];
         sum
     }
@@ -205,10 +205,7 @@ mod tests {
     #[test]
     fn pinned_raw_words() {
         assert_eq!(raw("42", 6), [3833195492, 3563769608, 4061610985, 767254976, 3389111029, 3727552234]);
-        assert_eq!(
-            raw("signup-suite", 6),
-            [1665886051, 3924901832, 1861224746, 2455819951, 2930940383, 493917030]
-        );
+        assert_eq!(raw("signup-suite", 6), [1665886051, 3924901832, 1861224746, 2455819951, 2930940383, 493917030]);
         assert_eq!(raw("", 6), [3075608207, 1941113166, 1250698130, 1973185690, 24547140, 1714710821]);
     }
 

@@ -242,7 +242,14 @@ impl Stream {
 fn delay(p: &JsValue, attempt: f64) -> f64 {
     let steps = field(p, "steps");
     if steps.is_undefined() {
-        let d = b::curve_delay(num(p, "growth") as u32, num(p, "base"), num(p, "factor"), num(p, "cap"), num(p, "free"), attempt);
+        let d = b::curve_delay(
+            num(p, "growth") as u32,
+            num(p, "base"),
+            num(p, "factor"),
+            num(p, "cap"),
+            num(p, "free"),
+            attempt,
+        );
         if d == -1.0 { 0.0 } else { d }
     } else {
         let steps: Array = steps.unchecked_into();
@@ -271,9 +278,10 @@ fn js_round(x: f64) -> f64 {
 /// The vectors re-checked after every garbage run: the module still answers exactly.
 fn still_works() {
     assert_eq!(b::sigil_constants(), [8.0, 1000.0, 3_600_000.0]);
-    assert_eq!((1..=7).map(|a| sigil(f64::from(a), &U).unwrap()).collect::<Vec<_>>(), [
-        1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0
-    ]);
+    assert_eq!(
+        (1..=7).map(|a| sigil(f64::from(a), &U).unwrap()).collect::<Vec<_>>(),
+        [1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0]
+    );
     assert_eq!(sigil(40.0, &U).unwrap(), 3_600_000.0);
     let random = constant(&n(1.0));
     assert_eq!(sigil(4.0, &obj(&[("jitter", n(0.25)), ("random", random.into())])).unwrap(), 6000.0);
@@ -281,8 +289,16 @@ fn still_works() {
     assert_eq!(raw_words(&n(42.0), 3), [3833195492, 3563769608, 4061610985]);
     assert_eq!(b::parse_duration("15 seconds"), 15000.0);
     assert_eq!(delays(&obj(&[("base", s("1 second"))]), 1..=5), [1000.0, 2000.0, 4000.0, 8000.0, 16000.0]);
-    err(compile(&obj(&[("factor", n(0.5)), ("base", n(1.0))])), "RangeError", "factor must be a finite number >= 1; received 0.5");
-    err(b::check_words(&arr(&[n(1.0)])), "RangeError", "state.words must be an array of four unsigned 32-bit integers; received an array");
+    err(
+        compile(&obj(&[("factor", n(0.5)), ("base", n(1.0))])),
+        "RangeError",
+        "factor must be a finite number >= 1; received 0.5",
+    );
+    err(
+        b::check_words(&arr(&[n(1.0)])),
+        "RangeError",
+        "state.words must be an array of four unsigned 32-bit integers; received an array",
+    );
 }
 
 // ------------------------------------------------------------------ runtime
@@ -389,15 +405,31 @@ fn sigil_errors_are_sigil_errors_naming_the_value() {
     }
     let o = |k: &str, v: JsValue| obj(&[(k, v)]);
     err(sigil(1.0, &o("baseDelayMs", n(-1.0))), "SigilError", "baseDelayMs must be a non-negative number; received -1");
-    err(sigil(1.0, &o("baseDelayMs", n(f64::NAN))), "SigilError", "baseDelayMs must be a non-negative number; received NaN");
-    err(sigil(1.0, &o("baseDelayMs", s("1000"))), "SigilError", "baseDelayMs must be a non-negative number; received \"1000\"");
+    err(
+        sigil(1.0, &o("baseDelayMs", n(f64::NAN))),
+        "SigilError",
+        "baseDelayMs must be a non-negative number; received NaN",
+    );
+    err(
+        sigil(1.0, &o("baseDelayMs", s("1000"))),
+        "SigilError",
+        "baseDelayMs must be a non-negative number; received \"1000\"",
+    );
     err(sigil(1.0, &o("maxDelayMs", n(-5.0))), "SigilError", "maxDelayMs must be a non-negative number; received -5");
-    err(sigil(1.0, &o("maxDelayMs", JsValue::NULL)), "SigilError", "maxDelayMs must be a non-negative number; received null");
+    err(
+        sigil(1.0, &o("maxDelayMs", JsValue::NULL)),
+        "SigilError",
+        "maxDelayMs must be a non-negative number; received null",
+    );
     let jitter = "jitter must be 0 (no jitter) or a number in (0, 1]; received ";
     for (v, shown) in [(n(1.5), "1.5"), (n(-0.1), "-0.1"), (n(f64::NAN), "NaN"), (s("0.5"), "\"0.5\"")] {
         err(sigil(1.0, &o("jitter", v)), "SigilError", &format!("{jitter}{shown}"));
     }
-    err(sigil(1.0, &o("random", n(5.0))), "SigilError", "random must be a function returning numbers in [0, 1]; received 5");
+    err(
+        sigil(1.0, &o("random", n(5.0))),
+        "SigilError",
+        "random must be a function returning numbers in [0, 1]; received 5",
+    );
     err(
         sigil(1.0, &o("baseDelay", n(5.0))),
         "SigilError",
@@ -407,7 +439,9 @@ fn sigil_errors_are_sigil_errors_naming_the_value() {
     err(sigil(1.0, &n(3.0)), "SigilError", "options must be an object or undefined; received 3");
     // a draw outside [0, 1] or not a number
     let draw = "random must be a function returning numbers in [0, 1]; received ";
-    for (v, shown) in [(n(1.5), "1.5"), (n(-0.1), "-0.1"), (n(f64::NAN), "NaN"), (s("0.5"), "\"0.5\""), (U, "undefined")] {
+    for (v, shown) in
+        [(n(1.5), "1.5"), (n(-0.1), "-0.1"), (n(f64::NAN), "NaN"), (s("0.5"), "\"0.5\""), (U, "undefined")]
+    {
         let opts = obj(&[("jitter", n(0.5)), ("random", constant(&v).into())]);
         err(sigil(1.0, &opts), "SigilError", &format!("{draw}{shown}"));
     }
@@ -416,7 +450,9 @@ fn sigil_errors_are_sigil_errors_naming_the_value() {
     assert_eq!((class_of(&e), message(&e).as_str()), ("Error", "from random"));
     // maxAttempts
     let max = "maxAttempts must be an integer >= 1; received ";
-    for (v, shown) in [(n(0.0), "0"), (n(1.5), "1.5"), (n(f64::NAN), "NaN"), (n(f64::INFINITY), "Infinity"), (s("8"), "\"8\"")] {
+    for (v, shown) in
+        [(n(0.0), "0"), (n(1.5), "1.5"), (n(f64::NAN), "NaN"), (n(f64::INFINITY), "Infinity"), (s("8"), "\"8\"")]
+    {
         err(b::sigil_max_attempts(&o("maxAttempts", v)), "SigilError", &format!("{max}{shown}"));
     }
     err(b::sigil_max_attempts(&o("jitter", n(2.0))), "SigilError", &format!("{jitter}2"));
@@ -428,7 +464,10 @@ fn sigil_errors_are_sigil_errors_naming_the_value() {
 fn seed_vectors_through_stream() {
     assert_eq!(raw_words(&n(42.0), 6), [3833195492, 3563769608, 4061610985, 767254976, 3389111029, 3727552234]);
     assert_eq!(raw_words(&s("42"), 6), raw_words(&n(42.0), 6), "42 and \"42\" are one stream");
-    assert_eq!(raw_words(&s("signup-suite"), 6), [1665886051, 3924901832, 1861224746, 2455819951, 2930940383, 493917030]);
+    assert_eq!(
+        raw_words(&s("signup-suite"), 6),
+        [1665886051, 3924901832, 1861224746, 2455819951, 2930940383, 493917030]
+    );
     assert_eq!(raw_words(&s(""), 6), [3075608207, 1941113166, 1250698130, 1973185690, 24547140, 1714710821]);
     // createRandom(42): eight int(0, 999)
     let mut g = Stream::from_text(&b::seed_text(&n(42.0)).unwrap()).unwrap();
@@ -492,7 +531,11 @@ fn stream_state_round_trips() {
     err(b::check_words(&arr(&vec![n(1.0); 5])), "RangeError", &format!("{words}an array"));
     let word = "state.words[i] must be an unsigned 32-bit integer; received ";
     err(b::check_words(&arr(&[n(1.0), n(2.0), n(-1.0), n(4.0)])), "RangeError", &format!("{word}-1"));
-    err(b::check_words(&arr(&[n(4_294_967_296.0), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{word}4294967296"));
+    err(
+        b::check_words(&arr(&[n(4_294_967_296.0), n(2.0), n(3.0), n(4.0)])),
+        "RangeError",
+        &format!("{word}4294967296"),
+    );
     err(b::check_words(&arr(&[n(1.5), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{word}1.5"));
     err(b::check_words(&arr(&[n(f64::NAN), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{word}NaN"));
     err(b::check_words(&arr(&[s("1"), n(2.0), n(3.0), n(4.0)])), "TypeError", &format!("{word}\"1\""));
@@ -508,7 +551,11 @@ fn random_bounds() {
     assert_eq!(b::int_between_js(1.0, 6.0, 0.0), 1.0);
     assert_eq!(b::int_between_js(1.0, 6.0, 0.999_999), 6.0);
     err(b::check_int_bounds(&n(1.5), &n(2.0)), "RangeError", "min must be a safe integer; received 1.5");
-    err(b::check_int_bounds(&n(0.0), &n(9_007_199_254_740_992.0)), "RangeError", "max must be a safe integer; received 9007199254740992");
+    err(
+        b::check_int_bounds(&n(0.0), &n(9_007_199_254_740_992.0)),
+        "RangeError",
+        "max must be a safe integer; received 9007199254740992",
+    );
     err(b::check_int_bounds(&s("1"), &n(2.0)), "RangeError", "min must be a safe integer; received \"1\"");
     err(b::check_int_bounds(&n(0.0), &n(f64::NAN)), "RangeError", "max must be a safe integer; received NaN");
     err(b::check_int_bounds(&n(5.0), &n(4.0)), "RangeError", "max must be an integer >= min; received 4");
@@ -516,7 +563,11 @@ fn random_bounds() {
     b::check_float_bounds(&n(3.0), &n(-3.0)).unwrap();
     assert_eq!(b::float_between_js(2.0, 4.0, 0.5), 3.0);
     err(b::check_float_bounds(&n(f64::NAN), &n(1.0)), "RangeError", "min must be a finite number; received NaN");
-    err(b::check_float_bounds(&n(0.0), &n(f64::INFINITY)), "RangeError", "max must be a finite number; received Infinity");
+    err(
+        b::check_float_bounds(&n(0.0), &n(f64::INFINITY)),
+        "RangeError",
+        "max must be a finite number; received Infinity",
+    );
     err(b::check_float_bounds(&U, &n(1.0)), "TypeError", "min must be a finite number; received undefined");
 }
 
@@ -550,9 +601,33 @@ fn duration_parsing() {
     assert!(b::parse_duration("-0").is_sign_negative() && b::parse_duration("-0") == 0.0);
     assert_eq!(b::parse_duration(&"9".repeat(400)), f64::INFINITY);
     for text in [
-        "", "   ", "s", "ms", "1.5s", "1e3", "0x10", "+5", "05", "1_000", "1  second", "1second", "1 s", "1 Second",
-        "1S", "1 month", "1y", "1s 2ms", "1h30m", "1 toString", "1 __proto__", "--1", "-", "\u{0085}1s", "１s",
-        "NaN", "Infinity",
+        "",
+        "   ",
+        "s",
+        "ms",
+        "1.5s",
+        "1e3",
+        "0x10",
+        "+5",
+        "05",
+        "1_000",
+        "1  second",
+        "1second",
+        "1 s",
+        "1 Second",
+        "1S",
+        "1 month",
+        "1y",
+        "1s 2ms",
+        "1h30m",
+        "1 toString",
+        "1 __proto__",
+        "--1",
+        "-",
+        "\u{0085}1s",
+        "１s",
+        "NaN",
+        "Infinity",
     ] {
         assert!(b::parse_duration(text).is_nan(), "{text:?}");
     }
@@ -580,11 +655,20 @@ fn compile_backoff_vectors() {
     assert_eq!(delays(&o(&[("base", n(100.0)), ("factor", n(3.0))]), 1..=4), [100.0, 300.0, 900.0, 2700.0]);
     assert_eq!(delays(&o(&[("base", s("1 minute")), ("growth", s("linear"))]), 1..=3), [60000.0, 120000.0, 180000.0]);
     assert_eq!(delays(&o(&[("base", n(7.0)), ("growth", s("constant"))]), 1..=3), [7.0, 7.0, 7.0]);
-    assert_eq!(delays(&o(&[("base", s("15 seconds")), ("max", s("1 minute"))]), 1..=4), [15000.0, 30000.0, 60000.0, 60000.0]);
+    assert_eq!(
+        delays(&o(&[("base", s("15 seconds")), ("max", s("1 minute"))]), 1..=4),
+        [15000.0, 30000.0, 60000.0, 60000.0]
+    );
     assert_eq!(delays(&o(&[("base", s("15 seconds")), ("max", s("12 hours"))]), 20..=20), [43_200_000.0]);
-    assert_eq!(delays(&o(&[("free", n(3.0)), ("base", s("1 second"))]), 1..=6), [0.0, 0.0, 0.0, 1000.0, 2000.0, 4000.0]);
+    assert_eq!(
+        delays(&o(&[("free", n(3.0)), ("base", s("1 second"))]), 1..=6),
+        [0.0, 0.0, 0.0, 1000.0, 2000.0, 4000.0]
+    );
     assert_eq!(delays(&o(&[("free", n(1.0)), ("steps", arr(&[n(10.0), n(20.0)]))]), 1..=4), [0.0, 10.0, 20.0, 20.0]);
-    assert_eq!(delays(&o(&[("steps", arr(&[s("1s"), s("5 seconds"), n(0.0)]))]), 1..=5), [1000.0, 5000.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        delays(&o(&[("steps", arr(&[s("1s"), s("5 seconds"), n(0.0)]))]), 1..=5),
+        [1000.0, 5000.0, 0.0, 0.0, 0.0]
+    );
     // at(3, now) = now + delay(3)
     let p: JsValue = compile(&o(&[("base", n(1000.0))])).unwrap().into();
     assert_eq!(1_700_000_000_000.0 + delay(&p, 3.0), 1_700_000_004_000.0);
@@ -605,7 +689,15 @@ fn compile_backoff_vectors() {
 fn compile_backoff_record() {
     let p: JsValue = compile(&obj(&[("base", s("1s")), ("max", n(f64::INFINITY))])).unwrap().into();
     assert_eq!(
-        (num(&p, "growth"), num(&p, "base"), num(&p, "factor"), num(&p, "cap"), num(&p, "free"), num(&p, "jitter"), num(&p, "fraction")),
+        (
+            num(&p, "growth"),
+            num(&p, "base"),
+            num(&p, "factor"),
+            num(&p, "cap"),
+            num(&p, "free"),
+            num(&p, "jitter"),
+            num(&p, "fraction")
+        ),
         (0.0, 1000.0, 2.0, f64::INFINITY, 0.0, 0.0, 0.0)
     );
     assert!(field(&p, "steps").is_undefined() && field(&p, "attempts").is_undefined());
@@ -618,14 +710,17 @@ fn compile_backoff_record() {
     assert_eq!(jitter(n(1.0)), (2.0, 1.0));
     assert_eq!(jitter(s("full")), (3.0, 0.0));
     assert_eq!(jitter(s("equal")), (4.0, 0.0));
-    let p: JsValue = compile(&obj(&[("steps", arr(&[n(1.0)])), ("maxAttempts", n(5.0)), ("free", n(2.0))])).unwrap().into();
+    let p: JsValue =
+        compile(&obj(&[("steps", arr(&[n(1.0)])), ("maxAttempts", n(5.0)), ("free", n(2.0))])).unwrap().into();
     assert_eq!((num(&p, "growth"), num(&p, "attempts"), num(&p, "free")), (-1.0, 5.0, 2.0));
     // random option kinds
     assert_eq!(b::random_kind(&constant(&n(0.5)).into()).unwrap(), 1);
     assert_eq!(b::random_kind(&obj(&[("float", constant(&n(0.5)).into())])).unwrap(), 2);
     assert_eq!(b::random_kind(&obj(&[("next", constant(&n(0.5)).into())])).unwrap(), 3);
     let random = "random must be a Random (with float(min, max) or next()) or a function returning [0, 1); received ";
-    for (v, shown) in [(n(5.0), "5"), (JsValue::NULL, "null"), (obj(&[]), "an object"), (obj(&[("next", n(1.0))]), "an object")] {
+    for (v, shown) in
+        [(n(5.0), "5"), (JsValue::NULL, "null"), (obj(&[]), "an object"), (obj(&[("next", n(1.0))]), "an object")]
+    {
         err(b::random_kind(&v), "TypeError", &format!("{random}{shown}"));
     }
 }
@@ -655,16 +750,32 @@ fn jitter_draws_and_results() {
     assert_eq!(b::js_jitter(&float_of(n(1.2)), 2, 2, 0.2, 1000.0).unwrap(), 1200.0);
     assert_eq!(b::js_jitter(&float_of(n(0.8)), 2, 2, 0.2, 1000.0).unwrap(), 800.0);
     assert_eq!(b::js_jitter(&float_of(n(999.5)), 2, 3, 0.0, 1000.0).unwrap(), 1000.0);
-    err(b::js_jitter(&float_of(n(1.3)), 2, 2, 0.2, 1000.0), "RangeError", "random must be a source whose float(0.8, 1.2) stays in that range; received 1.3");
-    err(b::js_jitter(&float_of(s("5")), 2, 3, 0.0, 1000.0), "RangeError", "random must be a source whose float(0, 1000) stays in that range; received \"5\"");
-    err(b::js_jitter(&float_of(n(f64::NAN)), 2, 3, 0.0, 1000.0), "RangeError", "random must be a source whose float(0, 1000) stays in that range; received NaN");
+    err(
+        b::js_jitter(&float_of(n(1.3)), 2, 2, 0.2, 1000.0),
+        "RangeError",
+        "random must be a source whose float(0.8, 1.2) stays in that range; received 1.3",
+    );
+    err(
+        b::js_jitter(&float_of(s("5")), 2, 3, 0.0, 1000.0),
+        "RangeError",
+        "random must be a source whose float(0, 1000) stays in that range; received \"5\"",
+    );
+    err(
+        b::js_jitter(&float_of(n(f64::NAN)), 2, 3, 0.0, 1000.0),
+        "RangeError",
+        "random must be a source whose float(0, 1000) stays in that range; received NaN",
+    );
     // draws from a bare function (1) or next() (3): a raw r in [0, 1], scaled into the range
     assert_eq!(b::js_jitter(&constant(&n(1.0)).into(), 1, 2, 0.2, 1000.0).unwrap(), 1200.0);
     assert_eq!(b::js_jitter(&constant(&n(0.0)).into(), 1, 2, 0.2, 1000.0).unwrap(), 800.0);
     assert_eq!(b::js_jitter(&obj(&[("next", constant(&n(0.5)).into())]), 3, 3, 0.0, 1000.0).unwrap(), 500.0);
     assert_eq!(b::js_jitter(&constant(&n(0.0)).into(), 1, 4, 0.0, 1000.0).unwrap(), 500.0, "equal jitter");
     for (v, shown) in [(n(1.5), "1.5"), (n(-0.5), "-0.5"), (U, "undefined"), (n(f64::NAN), "NaN")] {
-        err(b::js_jitter(&constant(&v).into(), 1, 2, 0.2, 1000.0), "RangeError", &format!("random must be a source of draws in [0, 1); received {shown}"));
+        err(
+            b::js_jitter(&constant(&v).into(), 1, 2, 0.2, 1000.0),
+            "RangeError",
+            &format!("random must be a source of draws in [0, 1); received {shown}"),
+        );
     }
     // an exception thrown by the source passes through unchanged
     let thrown = b::js_jitter(&thrower("boom").into(), 1, 2, 0.2, 1000.0).unwrap_err();
@@ -690,7 +801,11 @@ fn compile_backoff_errors() {
     err(with("factor", s("2")), "TypeError", "factor must be a finite number >= 1; received \"2\"");
     err(with("max", s("1 second")), "RangeError", "max must be a duration >= base; received \"1 second\"");
     err(with("max", n(-1.0)), "RangeError", &format!("max {dur}-1"));
-    err(compile_obj(&o(&[("base", n(10.0)), ("max", n(5.0))]), true), "RangeError", "cap must be a duration >= base; received 5");
+    err(
+        compile_obj(&o(&[("base", n(10.0)), ("max", n(5.0))]), true),
+        "RangeError",
+        "cap must be a duration >= base; received 5",
+    );
     let jitter = "jitter must be a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"; received ";
     err(with("jitter", n(1.5)), "RangeError", &format!("{jitter}1.5"));
     err(with("jitter", n(-0.1)), "RangeError", &format!("{jitter}-0.1"));
@@ -702,14 +817,26 @@ fn compile_backoff_errors() {
     err(with("free", n(9_007_199_254_740_992.0)), "RangeError", &format!("{free}9007199254740992"));
     err(with("free", s("1")), "TypeError", &format!("{free}\"1\""));
     err(with("maxAttempts", n(0.0)), "RangeError", "maxAttempts must be an integer >= 1; received 0");
-    err(with("growth", s("quadratic")), "TypeError", "growth must be \"exponential\", \"linear\" or \"constant\"; received \"quadratic\"");
+    err(
+        with("growth", s("quadratic")),
+        "TypeError",
+        "growth must be \"exponential\", \"linear\" or \"constant\"; received \"quadratic\"",
+    );
     err(
         compile(&o(&[("base", n(1.0)), ("growth", s("linear")), ("factor", n(3.0))])),
         "TypeError",
         "factor must be left out unless growth is \"exponential\"; received 3",
     );
-    err(compile(&o(&[("steps", arr(&[]))])), "RangeError", "steps must be a non-empty array of durations; received an array");
-    err(compile(&o(&[("steps", s("10"))])), "TypeError", "steps must be a non-empty array of durations; received \"10\"");
+    err(
+        compile(&o(&[("steps", arr(&[]))])),
+        "RangeError",
+        "steps must be a non-empty array of durations; received an array",
+    );
+    err(
+        compile(&o(&[("steps", s("10"))])),
+        "TypeError",
+        "steps must be a non-empty array of durations; received \"10\"",
+    );
     err(compile(&o(&[("steps", arr(&[n(1.0), n(-1.0)]))])), "RangeError", &format!("steps[i] {dur}-1"));
     err(
         compile(&o(&[("steps", arr(&[n(1.0)])), ("base", n(1.0))])),
@@ -722,7 +849,13 @@ fn compile_backoff_errors() {
         "TypeError",
         "an option name must be one of base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts; received \"bse\"",
     );
-    for (v, shown) in [(U, "undefined"), (JsValue::NULL, "null"), (n(5.0), "5"), (s("1s"), "\"1s\""), (constant(&n(1.0)).into(), "a function")] {
+    for (v, shown) in [
+        (U, "undefined"),
+        (JsValue::NULL, "null"),
+        (n(5.0), "5"),
+        (s("1s"), "\"1s\""),
+        (constant(&n(1.0)).into(), "a function"),
+    ] {
         err(compile(&v), "TypeError", &format!("options must be an object; received {shown}"));
     }
 }
@@ -777,12 +910,18 @@ fn feed(g: &JsValue, check: &mut dyn FnMut(&str, Outcome)) {
         check(k, outcome(|| b::sigil_delay(&n(3.0), &o(k), &mr)));
         check(k, outcome(|| b::sigil_max_attempts(&o(k))));
     }
-    check("sigilDelay random returns g", outcome(|| b::sigil_delay(&n(1.0), &obj(&[("jitter", n(0.5)), ("random", constant(g).into())]), &mr)));
+    check(
+        "sigilDelay random returns g",
+        outcome(|| b::sigil_delay(&n(1.0), &obj(&[("jitter", n(0.5)), ("random", constant(g).into())]), &mr)),
+    );
     check("sigilMaxAttempts(g)", outcome(|| b::sigil_max_attempts(g)));
     check("seedText(g)", outcome(|| b::seed_text(g)));
     check("Stream.fromText(g)", outcome(|| Stream::from_text(g.unchecked_ref()).map(|mut s| s.next())));
     check("checkWords(g)", outcome(|| b::check_words(g).map(|w| w.len() as f64)));
-    check("checkWords([g,…])", outcome(|| b::check_words(&arr(&[g.clone(), n(0.0), n(0.0), n(0.0)])).map(|w| w.len() as f64)));
+    check(
+        "checkWords([g,…])",
+        outcome(|| b::check_words(&arr(&[g.clone(), n(0.0), n(0.0), n(0.0)])).map(|w| w.len() as f64)),
+    );
     check("checkIntBounds(g, 1)", outcome(|| b::check_int_bounds(g, &n(1.0)).map(|()| JsValue::TRUE)));
     check("checkIntBounds(0, g)", outcome(|| b::check_int_bounds(&n(0.0), g).map(|()| JsValue::TRUE)));
     check("checkFloatBounds(g, 1)", outcome(|| b::check_float_bounds(g, &n(1.0)).map(|()| JsValue::TRUE)));
@@ -807,12 +946,15 @@ fn feed(g: &JsValue, check: &mut dyn FnMut(&str, Outcome)) {
     }
     check("keyPrefix(g)", outcome(|| b::key_prefix_js(g).map(|w| JsValue::from(w.len()))));
     check("invalidOption", outcome(|| Err::<JsValue, _>(b::invalid_option(2, "o", "e", g))));
-    check("registerSigilError(g)", outcome(|| {
-        b::register_sigil_error(g.clone().unchecked_into());
-        let r = b::sigil_delay(&n(0.0), &U, &mr);
-        setup();
-        r
-    }));
+    check(
+        "registerSigilError(g)",
+        outcome(|| {
+            b::register_sigil_error(g.clone().unchecked_into());
+            let r = b::sigil_delay(&n(0.0), &U, &mr);
+            setup();
+            r
+        }),
+    );
 }
 
 fn garbage_run(values: &Array, hostile: bool) -> (u32, u32, u32) {
@@ -849,7 +991,10 @@ fn garbage_run(values: &Array, hostile: bool) -> (u32, u32, u32) {
 #[wasm_bindgen_test]
 fn plain_garbage_never_panics() {
     let (values, errors, thrown) = garbage_run(&plain_garbage(), false);
-    console_log!("plain garbage: {} inputs, {values} values, {errors} errors, {thrown} thrown through", plain_garbage().length());
+    console_log!(
+        "plain garbage: {} inputs, {values} values, {errors} errors, {thrown} thrown through",
+        plain_garbage().length()
+    );
     assert!(values > 100 && errors > 1000 && thrown == 0, "{values} values, {errors} errors, {thrown} thrown");
     still_works();
 }
@@ -857,7 +1002,10 @@ fn plain_garbage_never_panics() {
 #[wasm_bindgen_test]
 fn hostile_inputs_never_panic() {
     let (values, errors, thrown) = garbage_run(&hostile_garbage(), true);
-    console_log!("hostile inputs: {} inputs, {values} values, {errors} errors, {thrown} thrown through", hostile_garbage().length());
+    console_log!(
+        "hostile inputs: {} inputs, {values} values, {errors} errors, {thrown} thrown through",
+        hostile_garbage().length()
+    );
     assert!(values + errors > 100 && thrown == 0);
     still_works();
 }
@@ -913,7 +1061,12 @@ fn number_exports_never_panic() {
                     assert_eq!(d, -1.0, "unknown growth code");
                 }
                 let idx = b::step_index_js(code, e(i), e(j));
-                assert!(idx == -1.0 || (idx >= 0.0 && idx < f64::from(code)), "stepIndex({code}, {}, {}) = {idx}", e(i), e(j));
+                assert!(
+                    idx == -1.0 || (idx >= 0.0 && idx < f64::from(code)),
+                    "stepIndex({code}, {}, {}) = {idx}",
+                    e(i),
+                    e(j)
+                );
                 b::jitter_draws(code, e(i), e(j));
                 b::keyed_jitter(code, 1, 2, 3, code, e(i), e(j), e(i + j));
                 b::keyed_decorrelated(code, 1, 2, 3, e(i), e(j), e(i + j));
@@ -929,7 +1082,8 @@ fn number_exports_never_panic() {
             }
         }
     }
-    for text in ["", "-", "--", "-0", "0", "1 ", " 1", "1 weeks", &"1".repeat(1000), "\u{0}", "1\u{0}s", "💥", "1 💥"] {
+    for text in ["", "-", "--", "-0", "0", "1 ", " 1", "1 weeks", &"1".repeat(1000), "\u{0}", "1\u{0}s", "💥", "1 💥"]
+    {
         b::parse_duration(text);
         let _ = b::duration_ms(&s(text), text);
     }
