@@ -325,7 +325,8 @@ export class Backoff implements Iterable<number> {
 
   /**
    * The `attempts - 1` waits, retries 1 … attempts - 1 (drawing in order when jittered).
-   * @throws RangeError when the policy has no `maxAttempts` (its schedule would be endless).
+   * @throws RangeError when the policy has no `maxAttempts` (its schedule would be endless), or
+   *   more than 1 000 001 of them (iterate the policy instead of materialising millions of waits).
    */
   schedule(): number[] {
     const n = this.#bounded("schedule()");
@@ -346,6 +347,7 @@ export class Backoff implements Iterable<number> {
     if (n === undefined) {
       throw invalid(RANGE, "maxAttempts", `set (e.g. .maxAttempts(5)) before ${what}: without it the schedule is endless`, n);
     }
+    wasm.checkScheduleAttempts(n);
     return n;
   }
 

@@ -112,7 +112,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   } else {
     const step = STEPS.find((s) => top / s <= 6) ?? top / 6;
     ticks = [];
-    for (let t = 0; t <= top * 1.0001; t += step) ticks.push(t);
+    // At most 7 ticks (also when top * 1.0001 overflows to Infinity for huge waits).
+    for (let i = 0; i <= 6 && i * step <= top * 1.0001; i++) ticks.push(i * step);
   }
   const labelEvery = Math.ceil(retries / 20);
 

@@ -65,7 +65,8 @@ export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
 /**
  * The waits before retries 1 … `maxAttempts - 1`, drawing in order.
  * Default: `[1000, 2000, 4000, 8000, 16000, 32000, 64000]`; `{ maxAttempts: 1 }` gives `[]`.
- * @throws SigilError as `nextDelayMs`, and when `maxAttempts` is not an integer >= 1.
+ * @throws SigilError as `nextDelayMs`, and when `maxAttempts` is not an integer from 1 to
+ *   1 000 001 (a bigger schedule would exhaust memory; the original hangs or crashes there).
  */
 export function retrySchedule(options?: RetryScheduleOptions): number[] {
   const attempts = wasm.sigilMaxAttempts(options);

@@ -347,7 +347,14 @@ pub fn sigil_max_attempts(options: &JsValue) -> Result<f64, JsValue> {
     if v.is_undefined() {
         return Ok(f64::from(SIGIL_MAX_ATTEMPTS));
     }
-    number(&v, "maxAttempts", Kind::Sigil, check::attempt_number)
+    number(&v, "maxAttempts", Kind::Sigil, check::schedule_attempts)
+}
+
+/// Checks that a policy's `maxAttempts` (`n`) can be materialised as a schedule:
+/// RangeError above a million waits (see `check::MAX_SCHEDULE_ATTEMPTS`).
+#[wasm_bindgen(js_name = checkScheduleAttempts)]
+pub fn check_schedule_attempts(n: f64) -> Result<(), JsValue> {
+    check::schedule_attempts(n).map(|_| ()).map_err(|e| error(Kind::Range, "maxAttempts", e, &JsValue::from_f64(n)))
 }
 
 // ------------------------------------------------------------------ random

@@ -18,6 +18,21 @@ pub fn attempt_number(x: f64) -> Result<f64, Expected> {
     if is_integer(x) && x >= 1.0 { Ok(x) } else { Err("an integer >= 1") }
 }
 
+/// The most attempts a materialised schedule (`retrySchedule`, `schedule()`,
+/// `totalMs()`) may have: a million waits. Larger ones would exhaust memory
+/// (V8 aborts the process near 10^8 array elements) where the originals hang or
+/// crash; iterate the policy instead.
+pub const MAX_SCHEDULE_ATTEMPTS: f64 = 1_000_001.0;
+
+/// `maxAttempts` for a materialised schedule: an integer in `[1, 1_000_001]`.
+pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
+    if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS {
+        Ok(x)
+    } else {
+        Err("an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)")
+    }
+}
+
 /// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
 pub fn non_negative(x: f64) -> Result<f64, Expected> {
     if x >= 0.0 { Ok(x) } else { Err("a non-negative number") }
@@ -70,6 +85,7 @@ mod tests {
     #[test]
     fn bounds() {
         assert!(attempt_number(1.0).is_ok() && attempt_number(1e300).is_ok());
+        assert!(schedule_attempts(1_000_001.0).is_ok() && schedule_attempts(1_000_002.0).is_err());
         for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
             assert!(attempt_number(bad).is_err(), "{bad}");
         }
