@@ -1,7 +1,7 @@
 // scheduleSvg (backoff-wasm/chart) and the CLI's --chart / --svg.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -77,4 +77,5 @@ test("CLI --chart fits 80 columns; --svg writes scheduleSvg's output", () => {
   const w = spawnSync(process.execPath, [bin, "schedule", "--svg", file, "--attempts", "5"], { encoding: "utf8" });
   assert.equal(w.status, 0, w.stderr);
   assert.equal(readFileSync(file, "utf8"), scheduleSvg(createBackoff({ base: 1000, max: 3600000, maxAttempts: 5 }), { retries: 4 }));
+  rmSync(dir, { recursive: true, force: true });
 });
