@@ -449,10 +449,15 @@ fn sigil_errors_are_sigil_errors_naming_the_value() {
     let e = sigil(1.0, &obj(&[("jitter", n(0.5)), ("random", thrower("from random").into())])).unwrap_err();
     assert_eq!((class_of(&e), message(&e).as_str()), ("Error", "from random"));
     // maxAttempts
-    let max = "maxAttempts must be an integer >= 1; received ";
-    for (v, shown) in
-        [(n(0.0), "0"), (n(1.5), "1.5"), (n(f64::NAN), "NaN"), (n(f64::INFINITY), "Infinity"), (s("8"), "\"8\"")]
-    {
+    let max = "maxAttempts must be an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones); received ";
+    for (v, shown) in [
+        (n(0.0), "0"),
+        (n(1.5), "1.5"),
+        (n(f64::NAN), "NaN"),
+        (n(f64::INFINITY), "Infinity"),
+        (s("8"), "\"8\""),
+        (n(1_000_002.0), "1000002"),
+    ] {
         err(b::sigil_max_attempts(&o("maxAttempts", v)), "SigilError", &format!("{max}{shown}"));
     }
     err(b::sigil_max_attempts(&o("jitter", n(2.0))), "SigilError", &format!("{jitter}2"));
