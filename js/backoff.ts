@@ -78,18 +78,39 @@ export interface BackoffStepsOptions extends BackoffSharedOptions {
 /** Options of `createBackoff`. */
 export type BackoffOptions = BackoffCurveOptions | BackoffStepsOptions;
 
-/** What `toJSON()` returns: options that rebuild the policy (without `random`). */
-export interface BackoffJSON {
-  growth?: "exponential" | "linear" | "constant";
-  base?: number;
+/** What `toJSON()` returns for a curve policy. */
+export interface BackoffCurveJSON {
+  growth: "exponential" | "linear" | "constant";
+  base: number;
+  /** Present for exponential growth. */
   factor?: number;
+  /** Present when capped. */
   max?: number;
-  steps?: number[];
   free: number;
-  jitter: number | "full" | "equal" | "decorrelated";
+  jitter: Jitter;
   seed?: string;
   maxAttempts?: number;
+  steps?: never;
 }
+
+/** What `toJSON()` returns for a steps policy. */
+export interface BackoffStepsJSON {
+  steps: number[];
+  free: number;
+  jitter: Jitter;
+  seed?: string;
+  maxAttempts?: number;
+  base?: never;
+  growth?: never;
+  factor?: never;
+  max?: never;
+}
+
+/**
+ * What `toJSON()` returns: plain `createBackoff` options in ms that rebuild the
+ * policy (`createBackoff(policy.toJSON())`); `random` is left out.
+ */
+export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
 /** The validated numbers of a policy (unpacked from what `compileBackoff` returns). */
 interface Compiled {
@@ -106,6 +127,8 @@ interface Compiled {
 }
 
 const GROWTH = ["exponential", "linear", "constant"] as const;
+/** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
+const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
 const JITTER_NAMES: Record<number, "full" | "equal" | "decorrelated"> = { 3: "full", 4: "equal", 5: "decorrelated" };
 const JITTER_DECORRELATED = 5;
 /** Draw sources; 1–3 are `randomKind` codes (function, float(), next()). */
@@ -185,37 +208,48 @@ export class Backoff implements Iterable<number> {
    */
   static from(x: Backoff | DurationInput): Backoff {
     if (x instanceof Backoff) return x;
+    // A policy from another copy of this package (the CommonJS build next to the ESM
+    // one): rebuilt from its options, its random source included.
+    const foreign = typeof x === "object" && x !== null ? (x as Record<symbol, unknown>)[OPTIONS] : undefined;
+    if (typeof foreign === "function") return new Backoff({ ...(foreign.call(x) as Record<string, unknown>) }, true);
     if (typeof x === "number" || typeof x === "string") return Backoff.fixed(x);
     throw invalid(TYPE, "policy", "a Backoff, a number of ms or duration text", x);
   }
 
-  #with(key: string, value: unknown): Backoff {
+  /** The options this policy was built from, for `Backoff.from` in another copy of the package. @internal */
+  [OPTIONS](): Readonly<Record<string, unknown>> {
+    return this.#options;
+  }
+
+  #with(key: string, value: unknown, bound: string): Backoff {
+    // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
+    if (value === undefined) throw invalid(TYPE, bound, "given (undefined would silently remove the bound)", value);
     return new Backoff({ ...this.#options, [key]: value }, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
   maxAttempts(n: number): Backoff {
-    return this.#with("maxAttempts", n);
+    return this.#with("maxAttempts", n, "maxAttempts");
   }
 
   /** No single wait (before jitter) above `max`. @throws RangeError when below the interval. */
   cap(max: DurationInput): Backoff {
-    return this.#with("max", max);
+    return this.#with("max", max, "cap");
   }
 
   /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`, `"equal"`, `"decorrelated"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`, TypeError for an unknown kind. */
   jitter(f: Jitter): Backoff {
-    return this.#with("jitter", f);
+    return this.#with("jitter", f, "jitter");
   }
 
   /** The first `n` attempts wait 0 (a non-negative safe integer). @throws RangeError otherwise. */
   free(n: number): Backoff {
-    return this.#with("free", n);
+    return this.#with("free", n, "free");
   }
 
   /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
   random(r: RandomOption): Backoff {
-    return this.#with("random", r);
+    return this.#with("random", r, "random");
   }
 
   /**
@@ -224,7 +258,7 @@ export class Backoff implements Iterable<number> {
    * when the policy has a `random`.
    */
   seed(seed: string | number): Backoff {
-    return this.#with("seed", seed);
+    return this.#with("seed", seed, "seed");
   }
 
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
@@ -316,10 +350,11 @@ export class Backoff implements Iterable<number> {
   /**
    * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
    * @param now default `Date.now()`.
-   * @throws TypeError when `now` is not a number.
+   * @throws TypeError when `now` is not a number; RangeError when it is not finite.
    */
   at(attempt: number, now: number = Date.now()): number {
-    if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+    if (typeof now !== "number") throw invalid(TYPE, "now", "a finite number of ms since the epoch", now);
+    if (!Number.isFinite(now)) throw invalid(RANGE, "now", "a finite number of ms since the epoch", now);
     return now + this.delay(attempt);
   }
 
@@ -361,11 +396,15 @@ export class Backoff implements Iterable<number> {
   toJSON(): BackoffJSON {
     const p = this.#p;
     const jitter = JITTER_NAMES[p.jitter] ?? p.fraction;
-    const out: BackoffJSON = p.steps
-      ? { steps: [...p.steps], free: p.free, jitter }
-      : { growth: GROWTH[p.growth] as BackoffJSON["growth"], base: p.base, free: p.free, jitter };
-    if (!p.steps && p.growth === 0) out.factor = p.factor;
-    if (!p.steps && p.cap !== Number.POSITIVE_INFINITY) out.max = p.cap;
+    let out: BackoffJSON;
+    if (p.steps) {
+      out = { steps: [...p.steps], free: p.free, jitter };
+    } else {
+      const curve: BackoffCurveJSON = { growth: GROWTH[p.growth] as BackoffCurveJSON["growth"], base: p.base, free: p.free, jitter };
+      if (p.growth === 0) curve.factor = p.factor;
+      if (p.cap !== Number.POSITIVE_INFINITY) curve.max = p.cap;
+      out = curve;
+    }
     if (p.attempts !== undefined) out.maxAttempts = p.attempts;
     const seed = this.#options.seed;
     if (seed !== undefined) out.seed = String(seed);

@@ -26,6 +26,8 @@ export interface ScheduleSvgOptions {
   height?: number;
 }
 
+const SVG_KEYS = ["retries", "scale", "samples", "seed", "title", "width", "height"];
+
 /** Round, human tick steps in ms: 1 ms … 1 week. */
 const STEPS = [
   1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5,
@@ -67,6 +69,9 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
 export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSvgOptions = {}): string {
   const p = Backoff.from(policy);
   if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
+  for (const key of Object.keys(options)) {
+    if (!SVG_KEYS.includes(key)) throw invalid(TYPE, "an option name", `one of ${SVG_KEYS.join(", ")}`, key);
+  }
   const retries = integerOption(options.retries, "retries", 1, 200, Math.min(200, (p.attempts ?? 11) - 1) || 1);
   const samples = integerOption(options.samples, "samples", 0, 50, 0);
   const width = integerOption(options.width, "width", 320, 4096, 640);
@@ -74,7 +79,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const scale = options.scale ?? "linear";
   if (scale !== "linear" && scale !== "log") throw invalid(TYPE, "scale", '"linear" or "log"', scale);
   const json = p.toJSON();
-  const title = options.title ?? describe(json);
+  const title = options.title === undefined ? describe(json) : options.title;
   if (typeof title !== "string") throw invalid(TYPE, "title", "a string", title);
 
   const rows = Array.from({ length: retries }, (_, i) => ({ retry: i + 1, ...p.bounds(i + 1) }));

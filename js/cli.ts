@@ -9,7 +9,6 @@
 import { parseArgs } from "node:util";
 import { createBackoff, type BackoffOptions } from "./backoff.js";
 import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "./sigil.js";
-import { createRandom } from "./streams.js";
 import { formatDelay, formatElapsed, formatShort } from "./format.js";
 import { scheduleSvg } from "./chart.js";
 import { writeFileSync } from "node:fs";
@@ -32,7 +31,9 @@ Options (durations are ms or text such as "5s", "2 minutes"):
   --free <n>            attempts that wait 0 before the curve starts (default 0)
   --jitter <f>          ± fraction in [0, 1] (createBackoff's jitter), "full", "equal"
                         or "decorrelated" (needs --max)
-  --seed <seed>         seed for jitter draws (createRandom); without it draws are random
+  --seed <seed>         keyed jitter (the library's seed option): retry n draws
+                        createRandom("<seed> n").next(), so the same seed always
+                        prints the same schedule; without it draws are random
   --format <format>     table (default) | json | csv
   --chart               draw the schedule as a bar chart (fits 80 columns): █ the
                         shortest possible wait, ░ the jitter band, ● this run's wait
@@ -75,7 +76,7 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
     const j = v.jitter as string;
     shared.jitter = j === "full" || j === "equal" || j === "decorrelated" ? j : numberArg("--jitter", j);
   }
-  if (v.seed !== undefined) shared.random = createRandom(v.seed as string);
+  if (v.seed !== undefined) shared.seed = v.seed;
   if (v.steps !== undefined) {
     for (const flag of ["base", "max", "factor", "growth"]) {
       if (v[flag] !== undefined) throw new UsageError(`--${flag} cannot be combined with --steps`);
@@ -155,29 +156,38 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const format = values.format as string;
     if (!["table", "json", "csv"].includes(format)) throw new UsageError(`--format must be table, json or csv; received ${JSON.stringify(format)}`);
+    if (values.chart && format !== "table") throw new UsageError(`--chart draws instead of a table; it cannot be combined with --format ${format}`);
+    if (values.seed !== undefined && values.jitter === undefined) throw new UsageError("--seed keys the jitter draws; give --jitter too");
     let policy;
+    let schedule: number[];
     try {
       policy = createBackoff(buildOptions(values));
+      schedule = policy.schedule();
     } catch (e) {
       if (e instanceof UsageError) throw e;
       const msg = (e as Error).message;
-      const option = msg.split(" ")[0] as string;
+      const option = (msg.split(" ")[0] as string).replace(/\[\d+\]$/, "[i]");
       throw new UsageError(FLAG[option] ? `${FLAG[option]}: ${msg}` : msg);
     }
     const rows: Row[] = [];
     let elapsed = 0;
-    policy.schedule().forEach((delayMs, i) => {
+    schedule.forEach((delayMs, i) => {
       elapsed += delayMs;
       rows.push({ retry: i + 1, delayMs, elapsedMs: elapsed });
     });
-    out(values.chart ? barChart(policy, rows, elapsed) : render(rows, elapsed, format));
     if (values.svg !== undefined) {
-      writeFileSync(values.svg as string, scheduleSvg(policy, { retries: Math.max(1, rows.length) }));
-      err(`wrote ${values.svg}`);
+      try {
+        writeFileSync(values.svg as string, scheduleSvg(policy, { retries: Math.max(1, rows.length) }));
+      } catch (e) {
+        throw new UsageError(`--svg: cannot write ${JSON.stringify(values.svg)}: ${(e as Error).message.split("\n")[0]}`);
+      }
     }
+    out(values.chart ? barChart(policy, rows, elapsed) : render(rows, elapsed, format));
+    if (values.svg !== undefined) err(`wrote ${values.svg}`);
     return 0;
   } catch (e) {
-    const msg = e instanceof UsageError ? e.message : (e as Error).message.replace(/^Option '(-[^']+)'/, "$1");
+    // parseArgs' own errors: keep their first sentence ("Unknown option '--x'.").
+    const msg = e instanceof UsageError ? e.message : ((e as Error).message.replace(/^Option '(-[^']+)'/, "$1").split(". ")[0] as string);
     err(`backoff-wasm: ${msg.split("\n")[0]}`);
     return 2;
   }

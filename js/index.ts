@@ -10,7 +10,7 @@ export {
 } from "./sigil.js";
 export {
   createBackoff, Backoff, type BackoffOptions, type BackoffCurveOptions, type BackoffStepsOptions,
-  type BackoffSharedOptions, type BackoffJSON, type Jitter,
+  type BackoffSharedOptions, type BackoffJSON, type BackoffCurveJSON, type BackoffStepsJSON, type Jitter,
 } from "./backoff.js";
 export {
   createRandom, restoreRandom, systemRandom, systemSeed, type Random, type SeededRandom, type RandomState, type Seed,

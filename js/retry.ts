@@ -292,6 +292,10 @@ interface Hooks {
   discard(error: unknown): void;
 }
 
+function isAbortError(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { name?: unknown }).name === "AbortError";
+}
+
 /** The attempt loop shared by `retry` and `fetchWithRetry`. */
 async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, hooks?: Hooks): Promise<T> {
   const { signal } = p;
@@ -308,6 +312,9 @@ async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, ho
       throw signal.reason;
     }
     if (attempt >= p.attempts) throw error;
+    // An AbortError (fetch aborted by a signal of the caller's own) means "stop", as
+    // in p-retry; a TimeoutError (AbortSignal.timeout per attempt) is retried.
+    if (!p.shouldRetry && isAbortError(error)) throw error;
     const seen = hooks ? hooks.view(error) : error;
     let delay: number;
     try {
@@ -340,6 +347,10 @@ async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, ho
  * with a valid `Retry-After`, the wait is `max(min(server, maxRetryAfter),
  * policy delay)`. A value `fn` resolves with is never a failure here, whatever
  * it holds (`fetchWithRetry` is the one that treats statuses as failures).
+ *
+ * An error named `AbortError` (what `fetch` throws when a signal of the caller's
+ * own aborts it) is rethrown at once, as p-retry does, unless `shouldRetry` is
+ * given and decides; a `TimeoutError` (`AbortSignal.timeout`) is retried.
  *
  * @param fn the operation; may return a value or a promise.
  * @param policy a `Backoff`, or a fixed wait (ms or duration text).
@@ -434,6 +445,12 @@ export async function fetchWithRetry(
     throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
   }
   if (init !== undefined && (typeof init !== "object" || init === null)) throw invalid(TYPE, "init", "an object", init);
+  // Retry options in the RequestInit slot would be ignored by fetch: say so.
+  for (const key of FETCH_KEYS) {
+    if (init !== undefined && key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)) {
+      throw invalid(TYPE, `init.${key}`, "passed in the third argument (fetchWithRetry(input, init, { " + key + " }))", (init as Record<string, unknown>)[key]);
+    }
+  }
   const policy = o.policy !== undefined ? Backoff.from(o.policy as RetryPolicy) : fetchPolicy(o.retries === undefined);
   const p = plan(policy, o);
   const doFetch = globalThis.fetch;

@@ -30,7 +30,7 @@ writeFileSync(join(pkg, "dist", "backoff_wasm_bg.wasm"), wasmBytes);
 // Shipped JS is minified (names kept, so classes and functions still read right
 // in stack traces and consoles); the .d.ts files keep every doc comment.
 const minify = (src, format = "esm") =>
-  transformSync(src, { format, target: format === "cjs" ? "node20" : "es2022", loader: "js", minify: true, keepNames: true }).code;
+  transformSync(src, { format, target: format === "cjs" ? "node20" : "es2022", loader: "js", minifySyntax: true, minifyIdentifiers: true, keepNames: true }).code;
 const glue = minify(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8"));
 const modules = readdirSync(compiled).filter((f) => f.endsWith(".js"));
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One idempotent setup for every command of this repo (npm start, npm test, .ci/run).
-# Installs only what is missing; when everything is present it takes a second or two.
+# Installs only what is missing; when everything is present it takes about 0.1 s.
 #
 # What it ensures:
 #   1. a rustc that can build wasm32-unknown-unknown:

@@ -186,7 +186,7 @@ function compute(options, state) {
 /** The control an error message is about (`"max must be …"` → the cap field), or "general". */
 function controlOf(e, state) {
   const m = /^(\S+) must\b/.exec(e && e.message ? e.message : "");
-  let control = m ? OPTION_CONTROL[m[1]] : undefined;
+  let control = m ? OPTION_CONTROL[m[1].replace(/\[\d+\]$/, "[i]")] : undefined;
   if (control === "jitter" && state.jitter === "spread") control = "fraction";
   if (!control || control === "growth") return "general";
   return control;

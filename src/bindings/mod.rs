@@ -152,6 +152,13 @@ thread_local! {
     static KEYS: std::cell::OnceCell<Vec<JsValue>> = const { std::cell::OnceCell::new() };
 }
 
+/// `name[i]` for error messages (digits written without `core::fmt`).
+fn indexed(name: &str, i: u32) -> String {
+    let mut buf = [0u8; 24];
+    let digits = crate::core::rng::js_integer_text(f64::from(i), &mut buf).unwrap_or(b"?");
+    [name, "[", core::str::from_utf8(digits).unwrap_or("?"), "]"].concat()
+}
+
 fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     KEYS.with(|keys| {
         let keys = keys.get_or_init(|| KEY_NAMES.iter().map(|k| JsValue::from_str(k)).collect());
@@ -452,8 +459,8 @@ pub fn check_words(words: &JsValue) -> Result<Vec<u32>, JsValue> {
         let w = Reflect::get_u32(words, i)?;
         match w.as_f64() {
             Some(x) if x.trunc() == x && (0.0..=4_294_967_295.0).contains(&x) => out.push(x as u32),
-            Some(_) => return Err(error(Kind::Range, "state.words[i]", "an unsigned 32-bit integer", &w)),
-            None => return Err(error(Kind::Type, "state.words[i]", "an unsigned 32-bit integer", &w)),
+            Some(_) => return Err(error(Kind::Range, &indexed("state.words", i), "an unsigned 32-bit integer", &w)),
+            None => return Err(error(Kind::Type, &indexed("state.words", i), "an unsigned 32-bit integer", &w)),
         }
     }
     Ok(out)
@@ -597,7 +604,7 @@ pub fn compile_backoff(options: &JsValue, fluent: bool) -> Result<Vec<f64>, JsVa
         }
         for i in 0..len {
             let v = Reflect::get_u32(&steps_v, i)?;
-            out.push(duration_option(&v, "steps[i]", check::delay_ms)?);
+            out.push(duration_option(&v, &indexed("steps", i), check::delay_ms)?);
         }
         out[..4].copy_from_slice(&[-1.0, 0.0, 1.0, f64::INFINITY]);
     } else {
@@ -697,7 +704,12 @@ pub fn random_kind(random: &JsValue) -> Result<u32, JsValue> {
             return Ok(3);
         }
     }
-    Err(error(Kind::Type, "random", "a Random (with float(min, max) or next()) or a function returning [0, 1)", random))
+    Err(error(
+        Kind::Type,
+        "random",
+        "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]",
+        random,
+    ))
 }
 
 /// The pre-jitter delay of a curve for `attempt`, or -1 for an attempt that is
@@ -787,7 +799,7 @@ pub fn invalid_draw(r: &JsValue) -> JsValue {
     error(Kind::Range, "random", UNIT_DRAW_EXPECTED, r)
 }
 
-const UNIT_DRAW_EXPECTED: &str = "a source of draws in [0, 1)";
+const UNIT_DRAW_EXPECTED: &str = "a source of draws in [0, 1]";
 
 /// `attempt - free` when that is >= 1, else 0 (no delay, no draw).
 #[wasm_bindgen(js_name = countedAttempt)]

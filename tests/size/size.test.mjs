@@ -13,8 +13,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BUDGET_GZIP_BYTES, TREES, measure } from "../../scripts/size.mjs";
 
-/** Enforced ceilings (gzip bytes of the whole package per tree): today's size (minified JS) plus ~5 % headroom. */
-const CEILING_GZIP = { esm: 46_000, cjs: 49_000, workerd: 46_000, browser: 55_500 };
+/** Enforced ceilings (gzip bytes of the whole package per tree): today's size (identifiers and syntax minified, lines kept so error locations stay readable) plus ~5 % headroom. */
+const CEILING_GZIP = { esm: 49_000, cjs: 53_500, workerd: 49_000, browser: 58_500 };
 
 const m = measure();
 

@@ -534,15 +534,15 @@ fn stream_state_round_trips() {
     err(b::check_words(&obj(&[("length", n(4.0))])), "TypeError", &format!("{words}an object"));
     err(b::check_words(&arr(&[])), "RangeError", &format!("{words}an array"));
     err(b::check_words(&arr(&vec![n(1.0); 5])), "RangeError", &format!("{words}an array"));
-    let word = "state.words[i] must be an unsigned 32-bit integer; received ";
-    err(b::check_words(&arr(&[n(1.0), n(2.0), n(-1.0), n(4.0)])), "RangeError", &format!("{word}-1"));
+    let word = |i: u32| format!("state.words[{i}] must be an unsigned 32-bit integer; received ");
+    err(b::check_words(&arr(&[n(1.0), n(2.0), n(-1.0), n(4.0)])), "RangeError", &format!("{}-1", word(2)));
     err(
         b::check_words(&arr(&[n(4_294_967_296.0), n(2.0), n(3.0), n(4.0)])),
         "RangeError",
-        &format!("{word}4294967296"),
+        &format!("{}4294967296", word(0)),
     );
-    err(b::check_words(&arr(&[n(1.5), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{word}1.5"));
-    err(b::check_words(&arr(&[n(f64::NAN), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{word}NaN"));
+    err(b::check_words(&arr(&[n(1.5), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{}1.5", word(0)));
+    err(b::check_words(&arr(&[n(1.0), n(2.0), n(3.0), n(f64::NAN)])), "RangeError", &format!("{}NaN", word(3)));
     err(b::check_words(&arr(&[s("1"), n(2.0), n(3.0), n(4.0)])), "TypeError", &format!("{word}\"1\""));
     err(b::check_words(&arr(&[n(1.0), n(2.0), n(3.0), U])), "TypeError", &format!("{word}undefined"));
 }
@@ -722,7 +722,8 @@ fn compile_backoff_record() {
     assert_eq!(b::random_kind(&constant(&n(0.5)).into()).unwrap(), 1);
     assert_eq!(b::random_kind(&obj(&[("float", constant(&n(0.5)).into())])).unwrap(), 2);
     assert_eq!(b::random_kind(&obj(&[("next", constant(&n(0.5)).into())])).unwrap(), 3);
-    let random = "random must be a Random (with float(min, max) or next()) or a function returning [0, 1); received ";
+    let random =
+        "random must be a Random (with float(min, max) or next()) or a function returning draws in [0, 1]; received ";
     for (v, shown) in
         [(n(5.0), "5"), (JsValue::NULL, "null"), (obj(&[]), "an object"), (obj(&[("next", n(1.0))]), "an object")]
     {
@@ -779,7 +780,7 @@ fn jitter_draws_and_results() {
         err(
             b::js_jitter(&constant(&v).into(), 1, 2, 0.2, 1000.0),
             "RangeError",
-            &format!("random must be a source of draws in [0, 1); received {shown}"),
+            &format!("random must be a source of draws in [0, 1]; received {shown}"),
         );
     }
     // an exception thrown by the source passes through unchanged
@@ -842,7 +843,7 @@ fn compile_backoff_errors() {
         "TypeError",
         "steps must be a non-empty array of durations; received \"10\"",
     );
-    err(compile(&o(&[("steps", arr(&[n(1.0), n(-1.0)]))])), "RangeError", &format!("steps[i] {dur}-1"));
+    err(compile(&o(&[("steps", arr(&[n(1.0), n(-1.0)]))])), "RangeError", &format!("steps[1] {dur}-1"));
     err(
         compile(&o(&[("steps", arr(&[n(1.0)])), ("base", n(1.0))])),
         "TypeError",

@@ -1,0 +1,83 @@
+// Behaviour pinned after a fresh-eyes review: no silent removal of a bound, policies
+// across the ESM and CommonJS copies, finite `now`, retry options in the wrong slot,
+// AbortError not retried, CLI usage lines.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import * as esm from "../../pkg/dist/esm/index.js";
+
+const require = createRequire(import.meta.url);
+const cjs = require("../../pkg/dist/cjs/index.js");
+const bin = fileURLToPath(new URL("../../pkg/bin/backoff-wasm.js", import.meta.url));
+
+test("fluent bounds reject undefined instead of silently dropping an earlier bound", () => {
+  const p = esm.Backoff.exponential(1000).cap("1 minute").jitter(0.1).seed("s").maxAttempts(4).free(1);
+  for (const [bound, call] of [
+    ["cap", () => p.cap(undefined)], ["maxAttempts", () => p.maxAttempts(undefined)], ["jitter", () => p.jitter(undefined)],
+    ["free", () => p.free(undefined)], ["seed", () => p.seed(undefined)], ["random", () => esm.Backoff.fixed(1).random(undefined)],
+  ]) {
+    assert.throws(call, { name: "TypeError", message: new RegExp(`^${bound} must be given`) }, bound);
+  }
+  assert.equal(p.bounds(21).nominal, 60_000, "the receiver keeps its cap");
+});
+
+test("a policy built by the CommonJS copy works in the ESM copy (and back), random source included", () => {
+  const fromCjs = cjs.createBackoff({ base: 1000, jitter: 0.2, random: cjs.createRandom("x") }).maxAttempts(4);
+  const twin = esm.createBackoff({ base: 1000, jitter: 0.2, random: esm.createRandom("x") }).maxAttempts(4);
+  const adopted = esm.Backoff.from(fromCjs);
+  assert.ok(adopted instanceof esm.Backoff);
+  assert.deepEqual(adopted.schedule(), twin.schedule());
+  assert.equal(esm.queueRetryDelaySeconds(cjs.Backoff.fixed("90 seconds"), 1), 90);
+  assert.match(esm.scheduleSvg(cjs.Backoff.exponential(100).maxAttempts(3)), /^<svg/);
+  assert.deepEqual(cjs.Backoff.from(esm.Backoff.linear(5).maxAttempts(4)).schedule(), [5, 10, 15]);
+});
+
+test("at() needs a finite now", () => {
+  const p = esm.Backoff.fixed(100);
+  assert.equal(p.at(1, 1000), 1100);
+  for (const now of [NaN, Infinity, -Infinity]) assert.throws(() => p.at(1, now), { name: "RangeError", message: /^now must be a finite number/ });
+  assert.throws(() => p.at(1, "5"), TypeError);
+});
+
+test("fetchWithRetry refuses retry options passed as the RequestInit", async () => {
+  await assert.rejects(esm.fetchWithRetry("http://127.0.0.1:9/", { retries: 3 }), { name: "TypeError", message: /^init\.retries must be passed in the third argument/ });
+  await assert.rejects(esm.fetchWithRetry("http://127.0.0.1:9/", { policy: 5 }), { name: "TypeError", message: /^init\.policy / });
+});
+
+test("an AbortError from fn is not retried unless shouldRetry says so; a TimeoutError is", async () => {
+  let calls = 0;
+  const abort = () => { calls++; throw new DOMException("stopped", "AbortError"); };
+  await assert.rejects(esm.retry(abort, 0, { retries: 3 }), { name: "AbortError" });
+  assert.equal(calls, 1);
+  calls = 0;
+  await assert.rejects(esm.retry(abort, 0, { retries: 3, shouldRetry: () => true }), { name: "AbortError" });
+  assert.equal(calls, 4);
+  calls = 0;
+  await assert.rejects(esm.retry(() => { calls++; throw new DOMException("slow", "TimeoutError"); }, 0, { retries: 2 }), { name: "TimeoutError" });
+  assert.equal(calls, 3);
+});
+
+test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
+  for (const [args, text] of [
+    [["schedule", "--bogus"], "backoff-wasm: Unknown option '--bogus'"],
+    [["schedule", "--seed", "x"], "backoff-wasm: --seed keys the jitter draws; give --jitter too"],
+    [["schedule", "--chart", "--format", "json"], "backoff-wasm: --chart draws instead of a table; it cannot be combined with --format json"],
+    [["schedule", "--steps", "1,x"], 'backoff-wasm: --steps: steps[1] must be a non-negative finite duration (ms, or text such as "5 seconds"); received "x"'],
+    [["schedule", "--attempts", "1e9"], "backoff-wasm: --attempts: maxAttempts must be an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones); received 1000000000"],
+  ]) {
+    const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+    assert.equal(r.status, 2, args.join(" "));
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, text + "\n");
+  }
+  const svg = spawnSync(process.execPath, [bin, "schedule", "--svg", "/nonexistent/dir/x.svg"], { encoding: "utf8" });
+  assert.equal(svg.status, 2);
+  assert.equal(svg.stdout, "", "nothing printed before the failure");
+  assert.match(svg.stderr, /^backoff-wasm: --svg: cannot write "\/nonexistent\/dir\/x\.svg": ENOENT/);
+  // --seed is keyed jitter: the CLI prints what createBackoff({ ..., seed }) computes
+  const keyed = spawnSync(process.execPath, [bin, "schedule", "--format", "json", "--jitter", "0.2", "--seed", "demo", "--attempts", "4"], { encoding: "utf8" });
+  const delays = JSON.parse(keyed.stdout).retries.map((r) => r.delayMs);
+  assert.deepEqual(delays, esm.createBackoff({ base: 1000, max: 3_600_000, jitter: 0.2, seed: "demo", maxAttempts: 4 }).schedule());
+});
