@@ -543,8 +543,8 @@ fn stream_state_round_trips() {
     );
     err(b::check_words(&arr(&[n(1.5), n(2.0), n(3.0), n(4.0)])), "RangeError", &format!("{}1.5", word(0)));
     err(b::check_words(&arr(&[n(1.0), n(2.0), n(3.0), n(f64::NAN)])), "RangeError", &format!("{}NaN", word(3)));
-    err(b::check_words(&arr(&[s("1"), n(2.0), n(3.0), n(4.0)])), "TypeError", &format!("{word}\"1\""));
-    err(b::check_words(&arr(&[n(1.0), n(2.0), n(3.0), U])), "TypeError", &format!("{word}undefined"));
+    err(b::check_words(&arr(&[s("1"), n(2.0), n(3.0), n(4.0)])), "TypeError", &format!("{}\"1\"", word(0)));
+    err(b::check_words(&arr(&[n(1.0), n(2.0), n(3.0), U])), "TypeError", &format!("{}undefined", word(3)));
 }
 
 #[wasm_bindgen_test]
