@@ -9,7 +9,7 @@
 //! All arithmetic is IEEE-754 double precision, in the order JavaScript
 //! evaluates the same expressions, so results are bit-identical to the originals.
 
-use super::rng::{Draw, scale};
+use super::rng::Draw;
 
 /// How the pre-jitter delay grows with the counted attempt.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,14 +38,6 @@ impl Growth {
             1 => Some(Growth::Linear),
             2 => Some(Growth::Constant),
             _ => None,
-        }
-    }
-    /// The option value naming this growth (`"exponential"`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            Growth::Exponential => "exponential",
-            Growth::Linear => "linear",
-            Growth::Constant => "constant",
         }
     }
 }
@@ -240,14 +232,6 @@ impl Jitter {
         }
     }
 
-    /// Whether `x` is an acceptable result of the draw for `d` (a finite number
-    /// inside the closed range; a stub returning exactly `max` is legal).
-    #[inline]
-    pub fn draw_ok(self, d: f64, x: f64) -> bool {
-        let (lo, hi) = self.draw_range(d);
-        x >= lo && x <= hi
-    }
-
     /// The jittered delay from the pre-jitter delay `d` and the draw `x`.
     #[inline]
     pub fn finish(self, d: f64, x: f64) -> f64 {
@@ -289,15 +273,6 @@ impl Jitter {
             Jitter::Decorrelated => (base, (base * pow(3.0, n)).min(cap)),
             _ => self.band(d),
         }
-    }
-
-    /// Applies the jitter with one draw from `rng` when [`Jitter::draws`] says so.
-    pub fn apply<R: Draw + ?Sized>(self, d: f64, rng: &mut R) -> f64 {
-        if !self.draws(d) {
-            return d;
-        }
-        let (lo, hi) = self.draw_range(d);
-        self.finish(d, rng.float(lo, hi))
     }
 }
 
@@ -366,11 +341,6 @@ impl Policy {
             jitter: Jitter::Subtract(jitter),
         }
     }
-}
-
-/// `scale` re-exported for callers that draw outside a [`Draw`] (a JS callback).
-pub fn float_between(min: f64, max: f64, r: f64) -> f64 {
-    scale(min, max, r)
 }
 
 #[cfg(test)]
