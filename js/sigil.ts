@@ -69,10 +69,8 @@ export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
  *   1 000 001 (a bigger schedule would exhaust memory; the original hangs or crashes there).
  */
 export function retrySchedule(options?: RetryScheduleOptions): number[] {
-  const attempts = wasm.sigilMaxAttempts(options);
-  const out: number[] = [];
-  for (let retry = 1; retry < attempts; retry++) out.push(nextDelayMs(retry, options));
-  return out;
+  // Options are read and validated once, in wasm; `Math.random` is looked up now.
+  return Array.from(wasm.sigilSchedule(options, Math.random));
 }
 
 /**

@@ -330,31 +330,63 @@ fn seed_and_random(seed: &JsValue) -> JsValue {
 pub fn sigil_delay(attempt: &JsValue, options: &JsValue, default_random: &JsValue) -> Result<f64, JsValue> {
     let attempt = number(attempt, "attempt", Kind::Sigil, check::attempt_number)?;
     let o = sigil_options(options)?;
+    sigil_delays(&o, default_random, attempt, 1).map(|d| d.first().copied().unwrap_or(0.0))
+}
+
+/// The Sigil delays for `count` retries from `first` on (validated options; the
+/// count, not a float loop, bounds the work: `first + 1 == first` past 2^53), drawing in order:
+/// keyed draws when `seed` is set, else one call of `random` (or `default_random`)
+/// per jittered retry, each draw checked to lie in `[0, 1]`.
+fn sigil_delays(o: &SigilOptions, default_random: &JsValue, first: f64, count: u32) -> Result<Vec<f64>, JsValue> {
     let policy = Policy::sigil(o.base, o.max, o.jitter);
-    if !o.seed.is_undefined() {
-        let prefix = key_prefix(seed_text(&o.seed)?.iter());
-        return policy.delay_with(attempt, |key, lo, hi| Ok::<f64, JsValue>(scale(lo, hi, keyed(prefix, key))));
+    let prefix = if o.seed.is_undefined() { None } else { Some(key_prefix(seed_text(&o.seed)?.iter())) };
+    let random: &Function = (if o.random.is_undefined() { default_random } else { &o.random }).unchecked_ref();
+    let mut out = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        let attempt = first + f64::from(i);
+        let d = match prefix {
+            Some(prefix) => {
+                policy.delay_with(attempt, |key, lo, hi| Ok::<f64, JsValue>(scale(lo, hi, keyed(prefix, key))))
+            }
+            None => policy.delay_with(attempt, |_, _, _| {
+                let r = random.call0(&JsValue::UNDEFINED)?;
+                number(&r, "random", Kind::Sigil, check::unit_draw)
+            }),
+        }?;
+        out.push(d);
     }
-    let random = if o.random.is_undefined() { default_random } else { &o.random };
-    policy.delay_with(attempt, |_, _, _| {
-        let f: &Function = random.unchecked_ref();
-        let r = f.call0(&JsValue::UNDEFINED)?;
-        number(&r, "random", Kind::Sigil, check::unit_draw)
-    })
+    Ok(out)
+}
+
+/// Sigil's `retrySchedule(options)`: validates the options once (`maxAttempts`
+/// at most 1 000 001), then the delays of retries 1 … maxAttempts − 1, drawing in
+/// order. Throws as `sigilDelay`.
+#[wasm_bindgen(js_name = sigilSchedule)]
+pub fn sigil_schedule(options: &JsValue, default_random: &JsValue) -> Result<Vec<f64>, JsValue> {
+    let (o, n) = sigil_schedule_options(options)?;
+    if n < 2.0 {
+        return Ok(Vec::new());
+    }
+    // n <= 1 000 001 (check::schedule_attempts), so the count fits and stays small.
+    sigil_delays(&o, default_random, 1.0, (n - 1.0) as u32)
 }
 
 /// Validates Sigil schedule options and returns `maxAttempts` (default 8).
 #[wasm_bindgen(js_name = sigilMaxAttempts)]
 pub fn sigil_max_attempts(options: &JsValue) -> Result<f64, JsValue> {
-    sigil_options(options)?;
+    sigil_schedule_options(options).map(|(_, n)| n)
+}
+
+/// Sigil options and `maxAttempts` (default 8, at most 1 000 001), read once.
+fn sigil_schedule_options(options: &JsValue) -> Result<(SigilOptions, f64), JsValue> {
+    let o = sigil_options(options)?;
+    let default = f64::from(SIGIL_MAX_ATTEMPTS);
     if options.is_undefined() {
-        return Ok(f64::from(SIGIL_MAX_ATTEMPTS));
+        return Ok((o, default));
     }
     let v = get(options, "maxAttempts")?;
-    if v.is_undefined() {
-        return Ok(f64::from(SIGIL_MAX_ATTEMPTS));
-    }
-    number(&v, "maxAttempts", Kind::Sigil, check::schedule_attempts)
+    let n = if v.is_undefined() { default } else { number(&v, "maxAttempts", Kind::Sigil, check::schedule_attempts)? };
+    Ok((o, n))
 }
 
 /// Checks that a policy's `maxAttempts` (`n`) can be materialised as a schedule:

@@ -2,7 +2,7 @@
 // waits (the originals hang or crash the process there); iteration is unbounded.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Backoff, retrySchedule, totalRetryWindowMs, scheduleSvg } from "../../pkg/dist/esm/index.js";
+import { Backoff, nextDelayMs, retrySchedule, totalRetryWindowMs, scheduleSvg } from "../../pkg/dist/esm/index.js";
 
 test("retrySchedule/totalRetryWindowMs refuse more than 1 000 001 attempts with a SigilError", () => {
   for (const maxAttempts of [1_000_002, 1e9, 2 ** 53]) {
@@ -29,4 +29,11 @@ test("schedule()/totalMs() refuse more than 1 000 001 attempts; iteration and de
 test("scheduleSvg of astronomically long waits draws a bounded number of ticks", () => {
   const svg = scheduleSvg(Backoff.fixed(1e308).maxAttempts(3));
   assert.ok(svg.length < 20_000 && !/NaN|Infinity/.test(svg));
+});
+
+test("nextDelayMs at attempts where attempt + 1 === attempt (2^53 and beyond) returns the ceiling at once", () => {
+  for (const attempt of [2 ** 53, 2 ** 53 + 2, 1e300, Number.MAX_VALUE]) {
+    assert.equal(nextDelayMs(attempt), 3_600_000, String(attempt));
+    assert.equal(nextDelayMs(attempt, { jitter: 0.5, random: () => 1 }), 1_800_000, String(attempt));
+  }
 });

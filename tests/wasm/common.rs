@@ -921,6 +921,7 @@ fn feed(g: &JsValue, check: &mut dyn FnMut(&str, Outcome)) {
         outcome(|| b::sigil_delay(&n(1.0), &obj(&[("jitter", n(0.5)), ("random", constant(g).into())]), &mr)),
     );
     check("sigilMaxAttempts(g)", outcome(|| b::sigil_max_attempts(g)));
+    check("sigilSchedule(g)", outcome(|| b::sigil_schedule(g, &math_random()).map(|v| JsValue::from(v.len() as u32))));
     check("seedText(g)", outcome(|| b::seed_text(g)));
     check("Stream.fromText(g)", outcome(|| Stream::from_text(g.unchecked_ref()).map(|mut s| s.next())));
     check("checkWords(g)", outcome(|| b::check_words(g).map(|w| w.len() as f64)));
