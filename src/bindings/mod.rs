@@ -256,7 +256,6 @@ fn keyed(prefix: SeedHash, key: f64) -> f64 {
 
 /// The unfinished hash of `"<String(seed)> "` for keyed jitter, as four words.
 /// @throws TypeError when `seed` is neither a string nor a number.
-#[wasm_bindgen(js_name = keyPrefix)]
 pub fn key_prefix_js(seed: &JsValue) -> Result<Vec<u32>, JsValue> {
     let text = seed_text(seed)?;
     Ok(key_prefix(text.iter()).words().to_vec())
@@ -371,8 +370,8 @@ pub fn sigil_schedule(options: &JsValue, default_random: &JsValue) -> Result<Vec
     sigil_delays(&o, default_random, 1.0, (n - 1.0) as u32)
 }
 
-/// Validates Sigil schedule options and returns `maxAttempts` (default 8).
-#[wasm_bindgen(js_name = sigilMaxAttempts)]
+/// Validates Sigil schedule options and returns `maxAttempts` (default 8; not
+/// exported to JS, where `sigilSchedule` does this; the wasm tests call it).
 pub fn sigil_max_attempts(options: &JsValue) -> Result<f64, JsValue> {
     sigil_schedule_options(options).map(|(_, n)| n)
 }
@@ -566,8 +565,8 @@ fn duration_option(v: &JsValue, option: &str, f: fn(f64) -> Result<f64, check::E
     f(ms).map_err(|e| error(Kind::Range, option, e, v))
 }
 
-/// Validates one duration option (used by the fluent API and `sleep`-like helpers).
-#[wasm_bindgen(js_name = durationMs)]
+/// Validates one duration option (not exported to JS; kept for the wasm tests'
+/// direct checks of `duration_option`).
 pub fn duration_ms(v: &JsValue, option: &str) -> Result<f64, JsValue> {
     duration_option(v, option, check::delay_ms)
 }
