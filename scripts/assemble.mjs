@@ -85,6 +85,8 @@ const readme = readFileSync(at("README.md"), "utf8");
 const body = readme.split("<!-- package-readme:start -->")[1].split("<!-- package-readme:end -->")[0];
 writeFileSync(join(pkg, "README.md"), "# backoff-wasm\n\n" + body.split("\n").filter((l) => !l.startsWith("![")).join("\n").trim() + "\n");
 
+cpSync(at("LICENSE"), join(pkg, "LICENSE"));
+
 // Version from Cargo.toml, so the crate and the package never disagree.
 const version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
