@@ -4,11 +4,8 @@
 #   -> tsc (js/*.ts -> build/js, with .d.ts) -> scripts/assemble.mjs (pkg/).
 # Run scripts/setup.sh first (npm start / npm test / npm run build do).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-[ -f .toolchain.env ] || { echo "[build] run scripts/setup.sh first" >&2; exit 1; }
-# shellcheck disable=SC1091
-. ./.toolchain.env
-export PATH="$HOME/.cargo/bin:$PATH"
+# shellcheck source=scripts/env.sh
+. "$(dirname "$0")/env.sh"
 log() { printf '[build] %s\n' "$*" >&2; }
 
 log "cargo build --target wasm32-unknown-unknown ($WASM_RUSTC)"

@@ -12,11 +12,8 @@
 # /usr/bin/chromedriver. The runner starts Chromium headless (it always adds --headless,
 # --no-sandbox, --disable-dev-shm-usage) and stops it when the run ends.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-[ -f .toolchain.env ] || { echo "[test-wasm] run scripts/setup.sh first" >&2; exit 1; }
-# shellcheck disable=SC1091
-. ./.toolchain.env
-export PATH="$HOME/.cargo/bin:$PATH"
+# shellcheck source=scripts/env.sh
+. "$(dirname "$0")/env.sh"
 log() { printf '[test-wasm] %s\n' "$*" >&2; }
 
 which=${1:-all}

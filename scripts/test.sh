@@ -7,15 +7,13 @@
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
+# shellcheck source=scripts/env.sh
+. "$(dirname "$0")/env.sh"
 log() { printf '\n[test] %s\n' "$*" >&2; }
 
 log "hygiene: cargo fmt --check, cargo clippy -D warnings (native and wasm32)"
 cargo fmt --check
 cargo clippy -q --lib --all-targets -- -D warnings
-# shellcheck disable=SC1091
-. ./.toolchain.env
 if RUSTC="$WASM_RUSTC" "$WASM_CARGO" clippy --version >/dev/null 2>&1; then
   RUSTC="$WASM_RUSTC" CARGO_TARGET_DIR=target/wasm "$WASM_CARGO" clippy -q --lib --tests \
     --target wasm32-unknown-unknown -- -D warnings
