@@ -1,63 +1,117 @@
 // Assembles pkg/ (what `npm pack ./pkg` publishes) from pkg-template/, the
 // wasm-bindgen output in build/bindgen and the compiled wrappers in build/js.
 //
-// One .wasm file serves every runtime; the wrappers are copied into one tree per
-// runtime, which differ only in ./wasm.js, the loader:
+// One .wasm file serves every runtime. Each runtime tree holds ONE bundled
+// module, backoff-wasm.js (every wrapper, the wasm-bindgen glue and that
+// runtime's loader, minified by esbuild, with a source map), and one small file
+// per entry point that re-exports its names from it:
 //   dist/esm      Node/Bun `import`        (reads the .wasm with fs, synchronously)
-//   dist/cjs      Node `require`           (same, CommonJS; transformed by esbuild)
-//   dist/browser  browsers, bundlers, Deno (wasm inlined as base64, compiled synchronously;
-//                 Deno gets it through the "deno" condition, so importing needs no --allow-read)
+//   dist/cjs      Node `require`           (same, CommonJS)
+//   dist/browser  browsers, bundlers, Deno (wasm inlined as hex text and compiled
+//                 synchronously; Deno gets it through the "deno" condition, so
+//                 importing needs no --allow-read)
 //   dist/workerd  Cloudflare Workers       (imports the .wasm as a precompiled module)
 //   dist/types    .d.ts for every entry point (tsc output, with docs); a copy
 //                 in dist/cjs types `require` (read there as CommonJS)
+// One module per tree rather than one file per wrapper: every entry point then
+// shares one copy of the code and one gzip stream (measured by scripts/size.mjs:
+// see bench/README.md, "Size"). The command (dist/esm/cli.js) is a bundle of its own.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
-import { transformSync } from "esbuild";
+import { buildSync } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
 const at = (...p) => join(root, ...p);
 const pkg = at("pkg");
 const bindgen = at("build", "bindgen");
 const compiled = at("build", "js");
+const stage = at("build", "stage");
 
 rmSync(pkg, { recursive: true, force: true });
+rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(pkg, "dist", "types"), { recursive: true });
 cpSync(at("pkg-template"), pkg, { recursive: true });
 
 const wasmBytes = readFileSync(join(bindgen, "backoff_wasm_bg.wasm"));
 writeFileSync(join(pkg, "dist", "backoff_wasm_bg.wasm"), wasmBytes);
+const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+// Version from Cargo.toml, so the crate and the package never disagree.
+manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
 
-// Shipped JS is minified (names kept, so classes and functions still read right
-// in stack traces and consoles); the .d.ts files keep every doc comment.
-const minify = (src, format = "esm") =>
-  transformSync(src, { format, target: format === "cjs" ? "node20" : "es2022", loader: "js", minifySyntax: true, minifyIdentifiers: true, keepNames: true }).code;
-const glue = minify(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8"));
-const modules = readdirSync(compiled).filter((f) => f.endsWith(".js"));
+/** Entry points: "./sigil" → "sigil" (the file name of the entry in every tree). */
+const entries = Object.values(manifest.exports)
+  .filter((t) => typeof t === "object" && t.workerd)
+  .map((t) => t.workerd.replace("./dist/workerd/", "").replace(/\.js$/, ""));
 
-function tree(name, loader, extra = {}) {
-  const dir = join(pkg, "dist", name);
-  mkdirSync(dir, { recursive: true });
-  // The CLI (node:util, node:fs) ships only in the Node trees.
-  for (const f of modules) if (f !== "cli.js" || name === "esm") writeFileSync(join(dir, f), minify(readFileSync(join(compiled, f), "utf8")));
-  writeFileSync(join(dir, "backoff_wasm.js"), glue);
-  writeFileSync(join(dir, "wasm.js"), readFileSync(at("js", "loaders", loader)));
+const minified = { bundle: true, minify: true, keepNames: true, legalComments: "none", sourcemap: "linked", sourcesContent: true, logLevel: "warning" };
+const banner = `/* backoff-wasm ${manifest.version} (MIT). Minified; the source map beside this file maps it to js/*.ts. */`;
+
+/** A staging copy of the wrappers with `loader` as ./wasm.js (and `extra` files). */
+function staged(name, loader, extra = {}) {
+  const dir = join(stage, name);
+  cpSync(compiled, dir, { recursive: true });
+  cpSync(join(bindgen, "backoff_wasm.js"), join(dir, "backoff_wasm.js"));
+  cpSync(at("js", "loaders", loader), join(dir, "wasm.js"));
   for (const [f, text] of Object.entries(extra)) writeFileSync(join(dir, f), text);
   return dir;
 }
 
-tree("esm", "node.js");
-tree("browser", "browser.js", { "wasm-inline.js": `export const wasmBase64 = "${wasmBytes.toString("base64")}";\n` });
-tree("workerd", "workerd.js");
-
-// CommonJS: the same modules transformed, with the CommonJS loader.
-const cjs = join(pkg, "dist", "cjs");
-mkdirSync(cjs, { recursive: true });
-writeFileSync(join(cjs, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
-for (const f of [...modules, "backoff_wasm.js"]) {
-  const src = f === "backoff_wasm.js" ? glue : readFileSync(join(compiled, f), "utf8");
-  writeFileSync(join(cjs, f), minify(src, "cjs"));
+/** Names each entry point exports (values only; types live in the .d.ts). */
+function exportNames(dir) {
+  return Object.fromEntries(entries.map((e) => {
+    const r = buildSync({ entryPoints: [join(dir, `${e}.js`)], bundle: true, write: false, metafile: true, format: "esm", platform: "neutral", external: ["node:*", "*.wasm"], logLevel: "silent" });
+    return [e, Object.values(r.metafile.outputs)[0].exports];
+  }));
 }
-writeFileSync(join(cjs, "wasm.js"), readFileSync(at("js", "loaders", "cjs.js")));
+
+/**
+ * The tree's bundle: a staged `all.js` re-exports every entry's names under short
+ * aliases (`e<entry>_<i>`), and each entry file maps them back.
+ */
+function tree(name, loader, { format = "esm", extra, external = [] } = {}) {
+  const dir = staged(name, loader, extra);
+  const names = exportNames(dir);
+  const alias = (e, i) => `e${entries.indexOf(e)}_${i}`;
+  const all = entries.map((e) => `export { ${names[e].map((n, i) => `${n} as ${alias(e, i)}`).join(", ")} } from "./${e}.js";`);
+  all.push(`export { __wasmMemoryBytes } from "./wasm.js";`);
+  writeFileSync(join(dir, "all.js"), all.join("\n") + "\n");
+  const out = join(pkg, "dist", name);
+  buildSync({
+    ...minified, entryPoints: [join(dir, "all.js")], outfile: join(out, "backoff-wasm.js"), format,
+    platform: format === "cjs" ? "node" : "neutral", target: format === "cjs" ? "node20" : "es2022",
+    external: ["node:*", ...external], banner: { js: banner },
+  });
+  for (const e of entries) {
+    const text = format === "cjs"
+      ? `"use strict";\nconst m = require("./backoff-wasm.js");\n${names[e].map((n, i) => `exports.${n} = m.${alias(e, i)};`).join("\n")}\n`
+      : `export { ${names[e].map((n, i) => `${alias(e, i)} as ${n}`).join(", ")} } from "./backoff-wasm.js";\n`;
+    writeFileSync(join(out, `${e}.js`), text);
+  }
+  return out;
+}
+
+/** Wasm bytes as hex text: unlike base64 it keeps byte alignment, so gzip still finds the repeats (~8 % over the raw wasm's gzip; base64 ~30 %). */
+const hex = wasmBytes.toString("hex");
+
+tree("esm", "node.js");
+tree("browser", "browser.js", { extra: { "wasm-inline.js": `export const wasmHex = "${hex}";\n` } });
+tree("workerd", "workerd.js", { external: ["*.wasm"] });
+const cjs = tree("cjs", "cjs.js", { format: "cjs" });
+writeFileSync(join(cjs, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+
+// Source map paths: the staged copies stand for js/*.ts (their text is in sourcesContent).
+for (const file of ["esm/backoff-wasm.js.map", "browser/backoff-wasm.js.map", "workerd/backoff-wasm.js.map", "cjs/backoff-wasm.js.map"]) {
+  const path = join(pkg, "dist", file);
+  const map = JSON.parse(readFileSync(path, "utf8"));
+  map.sources = map.sources.map((s) => s.replace(/^(\.\.\/)+build\/(js|stage\/\w+)\//, "../../js/"));
+  writeFileSync(path, JSON.stringify(map));
+}
+
+// The command: Node only (node:util, node:fs), a bundle of its own next to the ESM tree.
+buildSync({
+  ...minified, entryPoints: [join(stage, "esm", "cli.js")], outfile: join(pkg, "dist", "esm", "cli.js"), format: "esm",
+  platform: "node", target: "node20", external: ["node:*"], banner: { js: banner },
+});
 
 // Types: tsc's declarations plus the glue's (internal, referenced by them).
 for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
@@ -87,9 +141,5 @@ writeFileSync(join(pkg, "README.md"), "# backoff-wasm\n\n" + body.split("\n").fi
 
 cpSync(at("LICENSE"), join(pkg, "LICENSE"));
 
-// Version from Cargo.toml, so the crate and the package never disagree.
-const version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
-const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.version = version;
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-console.error(`[build] pkg/ ready: backoff-wasm@${version}, wasm ${wasmBytes.length} bytes`);
+console.error(`[build] pkg/ ready: backoff-wasm@${manifest.version}, wasm ${wasmBytes.length} bytes`);

@@ -5,7 +5,7 @@
 //   node --expose-gc worker.mjs policies|streams|disposed-streams [N]
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 import { createRandom } from "../../pkg/dist/esm/random.js";
-import { __wasmMemoryBytes } from "../../pkg/dist/esm/wasm.js";
+import { __wasmMemoryBytes } from "../../pkg/dist/esm/backoff-wasm.js";
 
 const kind = process.argv[2];
 const N = Number(process.argv[3] ?? 1_000_000);
