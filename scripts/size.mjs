@@ -16,6 +16,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+import { buildSync } from "esbuild";
 
 /** Budget for everything one runtime loads (wasm + JS of one tree), gzip bytes: 20 KB. */
 export const BUDGET_GZIP_BYTES = 20 * 1000;
@@ -111,7 +112,18 @@ export function measure(pkgDir = join(root, "pkg")) {
     };
   }
   const perFile = Object.fromEntries([...cache].map(([f, s]) => [relative(pkgDir, f), s]));
-  return { budgetGzipBytes: BUDGET_GZIP_BYTES, trees, perFile };
+  // What an application bundle gets from one entry point: `export * from` it, bundled
+  // and minified by esbuild for the browser (unused code of the package shaken out;
+  // the wasm, inlined, is always whole).
+  const appBundle = {};
+  for (const e of entries) {
+    const out = buildSync({
+      stdin: { contents: `export * from ${JSON.stringify(e.files.browser)};`, resolveDir: pkgDir },
+      bundle: true, minify: true, write: false, format: "esm", platform: "browser", logLevel: "silent",
+    });
+    appBundle[e.subpath] = sizes(Buffer.from(out.outputFiles[0].contents));
+  }
+  return { budgetGzipBytes: BUDGET_GZIP_BYTES, trees, perFile, appBundle };
 }
 
 function table(m) {
@@ -125,6 +137,9 @@ function table(m) {
     lines.push(row(`${tree} WHOLE PACKAGE`, t.whole));
     lines.push("");
   }
+  lines.push("application bundle of one entry point (esbuild --bundle --minify, browser tree, tree-shaken; wasm inlined):");
+  for (const [sub, s] of Object.entries(m.appBundle)) lines.push(`  ${sub.padEnd(36)} ${n(s.raw)} ${n(s.gzip)} ${n(s.brotli)}`);
+  lines.push("");
   lines.push("per file (bytes raw / gzip / brotli):");
   for (const [f, s] of Object.entries(m.perFile)) lines.push(`  ${f.padEnd(36)} ${n(s.raw)} ${n(s.gzip)} ${n(s.brotli)}`);
   return lines.join("\n");
