@@ -104,21 +104,25 @@ pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
     if n.is_nan() || n.abs() >= 1e21 || n.trunc() != n {
         return None;
     }
+    // At most 21 digits and a sign: the 24 bytes always suffice (no index can fail).
     let mut v = n.abs() as u128;
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
+    let mut start = buf.len();
+    for (i, slot) in buf.iter_mut().enumerate().rev() {
+        *slot = b'0' + (v % 10) as u8;
         v /= 10;
+        start = i;
         if v == 0 {
             break;
         }
     }
-    if n < 0.0 {
-        i -= 1;
-        buf[i] = b'-';
+    if n < 0.0
+        && let Some(i) = start.checked_sub(1)
+        && let Some(slot) = buf.get_mut(i)
+    {
+        *slot = b'-';
+        start = i;
     }
-    Some(&buf[i..])
+    buf.get(start..)
 }
 
 /// The keyed draw of issue 8: the first `next()` of the stream seeded with
