@@ -125,7 +125,7 @@ pub fn step_index(n: f64, len: usize) -> usize {
 
 /// JavaScript's `Math.round`: the nearest integer, ties toward `+Infinity`,
 /// `-0` kept for results in `[-0.5, -0]`. (Rust's `f64::round` rounds ties away from zero.)
-#[inline]
+#[inline(never)]
 pub fn js_round(x: f64) -> f64 {
     if !x.is_finite() {
         return x;

@@ -62,14 +62,8 @@ const LONG_UNITS: [(&[u8], f64); 12] = [
 ];
 
 /// Short unit names with their milliseconds.
-const SHORT_UNITS: [(&[u8], f64); 6] = [
-    (b"ms", 1.0),
-    (b"s", 1_000.0),
-    (b"m", 60_000.0),
-    (b"h", 3_600_000.0),
-    (b"d", 86_400_000.0),
-    (b"w", 604_800_000.0),
-];
+const SHORT_UNITS: [(&[u8], f64); 6] =
+    [(b"ms", 1.0), (b"s", 1_000.0), (b"m", 60_000.0), (b"h", 3_600_000.0), (b"d", 86_400_000.0), (b"w", 604_800_000.0)];
 
 /// Milliseconds per unit, for short and long unit names (bytes or UTF-16 code units).
 fn unit_ms<T: Copy + Into<u32>>(unit: &[T], long: bool) -> Option<f64> {
@@ -141,21 +135,13 @@ pub fn integer_to_f64<T: Copy + Into<u32>>(digits: &[T]) -> f64 {
         return ((hi << 32) | lo) as f64;
     }
     let shift = bits - 64; // bits below the top 64
-    let mut head: u64 = 0;
-    let mut sticky = false;
-    for (k, &limb) in limbs.iter().enumerate().take(used) {
-        let at = 32 * k as u32; // position of this limb's bit 0
-        for j in 0..32u32 {
-            if limb >> j & 1 == 1 {
-                let pos = at + j;
-                if pos >= shift {
-                    head |= 1u64 << (pos - shift);
-                } else {
-                    sticky = true;
-                }
-            }
-        }
-    }
+    let limb = |i: u32| u64::from(limbs.get(i as usize).copied().unwrap_or(0));
+    let (w, o) = (shift / 32, shift % 32);
+    // The 64 bits from bit `32 * w`, then the next limb above them.
+    let low = limb(w) | limb(w + 1) << 32;
+    let head = if o == 0 { low } else { low >> o | limb(w + 2) << (64 - o) };
+    let below = limb(w) & ((1u64 << o) - 1) != 0;
+    let sticky = below || limbs.iter().take(w as usize).any(|&l| l != 0);
     let scaled = (head | u64::from(sticky)) as f64;
     // 2^shift, shift <= 1056 - 64 = 992: a normal double.
     scaled * f64::from_bits(u64::from(1023 + shift) << 52)

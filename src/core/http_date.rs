@@ -397,7 +397,14 @@ mod tests {
 
     #[test]
     fn utf16_units_agree_with_text() {
-        for text in ["120", " Sun, 06 Nov 1994 08:49:37 GMT\t", "Sunday, 29-Nov-26 00:01:00 GMT", "Sun Nov  6 08:49:37 1994", "x", "١٢"] {
+        for text in [
+            "120",
+            " Sun, 06 Nov 1994 08:49:37 GMT\t",
+            "Sunday, 29-Nov-26 00:01:00 GMT",
+            "Sun Nov  6 08:49:37 1994",
+            "x",
+            "١٢",
+        ] {
             let units: Vec<u16> = text.encode_utf16().collect();
             assert_eq!(retry_after_units(&units, NOW), retry_after_ms(text, NOW), "{text:?}");
         }
