@@ -51,13 +51,13 @@ fn array_length(x: f64) -> u32 {
 }
 
 /// Validates the shape of `createBackoff` options (API.md section 2), the first
-/// of three steps: steps (excluding every curve option; a non-empty array) or
-/// a curve (`base` given and a duration, `growth`, `factor` only for
+/// step: steps (excluding every curve option; an array, whose length
+/// `compileSteps` then checks and whose elements `compileStep` checks) or a curve (`base` given and a duration, `growth`, `factor` only for
 /// exponential, `max` >= base). Each option comes as its type tag and a number:
 /// durations their ms (a string's parse result), `growth` its code (0, 1, 2 for
-/// "exponential", "linear", "constant"; -1 for another string), `steps` its
-/// `length`. On success slots 0..5 hold `[growth, base, factor, cap, steps]`
-/// (`growth` -1 for steps; `cap` Infinity when unbounded; `steps` the count).
+/// "exponential", "linear", "constant"; -1 for another string). On success
+/// slots 0..4 hold `[growth, base, factor, cap]` (`growth` -1 for steps; `cap`
+/// Infinity when unbounded).
 /// Returns 0, or 1 with the error recorded (values as in [`arg`]).
 #[wasm_bindgen(js_name = compileCurve)]
 #[allow(clippy::too_many_arguments)]
@@ -66,7 +66,6 @@ pub fn compile_curve(
     base_tag: u32,
     base: f64,
     steps_tag: u32,
-    steps_length: f64,
     growth_tag: u32,
     growth: f64,
     factor_tag: u32,
@@ -74,18 +73,14 @@ pub fn compile_curve(
     max_tag: u32,
     max: f64,
 ) -> u32 {
-    let r = shape(
-        fluent,
-        [base_tag, steps_tag, growth_tag, factor_tag, max_tag],
-        [base, steps_length, growth, factor, max],
-    );
+    let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max]);
     status(r.map(|v| put(&v)))
 }
 
-fn shape(fluent: bool, tags: [u32; 5], x: [f64; 5]) -> Checked<[f64; 5]> {
+fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
     let (base_name, max_name) = names(fluent);
     let [base_tag, steps_tag, growth_tag, factor_tag, max_tag] = tags;
-    let [base, steps_length, growth, factor, max] = x;
+    let [base, growth, factor, max] = x;
     if steps_tag != UNDEFINED {
         for (name, tag, a) in [
             ("base", base_tag, arg::BASE),
@@ -102,15 +97,10 @@ fn shape(fluent: bool, tags: [u32; 5], x: [f64; 5]) -> Checked<[f64; 5]> {
                 ));
             }
         }
-        const STEPS_EXPECTED: &str = "a non-empty array of durations";
         if steps_tag != ARRAY {
             return Err(fail(Kind::Type, "steps", STEPS_EXPECTED, arg::STEPS));
         }
-        let len = array_length(steps_length);
-        if len == 0 {
-            return Err(fail(Kind::Range, "steps", STEPS_EXPECTED, arg::STEPS));
-        }
-        return Ok([-1.0, 0.0, 1.0, f64::INFINITY, f64::from(len)]);
+        return Ok([-1.0, 0.0, 1.0, f64::INFINITY]);
     }
     if base_tag == UNDEFINED {
         return Err(fail(Kind::Type, base_name, "given (or steps instead)", arg::BASE));
@@ -136,7 +126,22 @@ fn shape(fluent: bool, tags: [u32; 5], x: [f64; 5]) -> Checked<[f64; 5]> {
         let m = duration_option(max_tag, max, max_name, check::delay_ms, arg::MAX, -1.0)?;
         check::ceiling(m, base).map_err(|e| fail(Kind::Range, max_name, e, arg::MAX))?
     };
-    Ok([f64::from(growth.code()), base, factor, cap, 0.0])
+    Ok([f64::from(growth.code()), base, factor, cap])
+}
+
+const STEPS_EXPECTED: &str = "a non-empty array of durations";
+
+/// Checks `steps.length` (a number, else `NaN`; a Proxy may lie: anything but a
+/// number in `[0, 2^32 - 1]` counts as 0): at least one step, else a RangeError
+/// (values as in [`arg`]). On success slot 0 holds the count (truncated).
+#[wasm_bindgen(js_name = compileSteps)]
+pub fn compile_steps(length: f64) -> u32 {
+    let len = array_length(length);
+    if len == 0 {
+        return status(Err(fail(Kind::Range, "steps", STEPS_EXPECTED, arg::STEPS)));
+    }
+    put(&[f64::from(len)]);
+    0
 }
 
 /// Validates step `index` of `steps` (tag and number as for `compileCurve`'s
