@@ -34,10 +34,16 @@ pub fn js_trim(text: &str) -> &str {
 /// JavaScript's `String.prototype.trim` over UTF-16 code units (every
 /// character it removes is a single code unit; a lone surrogate is kept).
 pub fn js_trim_units(units: &[u16]) -> &[u16] {
-    let space = |u: &u16| char::from_u32(u32::from(*u)).is_some_and(is_js_space);
-    let start = units.iter().position(|u| !space(u)).unwrap_or(units.len());
-    let end = units.iter().rposition(|u| !space(u)).map_or(start, |i| i + 1);
+    let start = units.iter().position(|&u| !is_js_space_unit(u)).unwrap_or(units.len());
+    let end = units.iter().rposition(|&u| !is_js_space_unit(u)).map_or(start, |i| i + 1);
     units.get(start..end).unwrap_or(&[])
+}
+
+/// [`is_js_space`] of a UTF-16 code unit (one shared copy of the test for both
+/// ends of [`js_trim_units`]).
+#[inline(never)]
+fn is_js_space_unit(u: u16) -> bool {
+    char::from_u32(u32::from(u)).is_some_and(is_js_space)
 }
 
 /// Whether `units` (bytes or UTF-16 code units) spell the ASCII text `ascii`.
