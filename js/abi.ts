@@ -18,13 +18,18 @@ import * as wasm from "./wasm.js";
  */
 const memory: WebAssembly.Memory = wasm.initSync({ module: undefined as never }).memory;
 
-/** Type tags, as `src/bindings/mod.rs` (`tags`) defines them. */
+// Type tags, as `src/bindings/mod.rs` (`tags`) defines them.
+/** Tag of `undefined`. */
 export const UNDEFINED = 0;
+/** Tag of a number. */
 export const NUMBER = 1;
+/** Tag of a string. */
 export const STRING = 2;
 const BOOLEAN = 3;
 const NULL = 4;
+/** Tag of a function. */
 export const FUNCTION = 5;
+/** Tag of an array (`Array.isArray`). */
 export const ARRAY = 6;
 const OBJECT = 7;
 const SYMBOL = 8;

@@ -27,14 +27,23 @@ const FLOAT_DRAW_EXPECTED: &str = "a source whose float({}, {}) stays in that ra
 /// Indexes of the values a `compile*` error blames, in the order the JS
 /// wrapper passes them: `[base, steps, growth, factor, max, free, jitter, seed, maxAttempts]`.
 pub mod arg {
+    /// `base` (`interval` for the fluent policy).
     pub const BASE: u32 = 0;
+    /// `steps`.
     pub const STEPS: u32 = 1;
+    /// `growth`.
     pub const GROWTH: u32 = 2;
+    /// `factor`.
     pub const FACTOR: u32 = 3;
+    /// `max` (`cap` for the fluent policy).
     pub const MAX: u32 = 4;
+    /// `free`.
     pub const FREE: u32 = 5;
+    /// `jitter`.
     pub const JITTER: u32 = 6;
+    /// `seed`.
     pub const SEED: u32 = 7;
+    /// `maxAttempts`.
     pub const ATTEMPTS: u32 = 8;
 }
 

@@ -129,8 +129,11 @@ pub fn slot(i: usize) -> f64 {
 /// Error classes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
+    /// `RangeError`: a value of the right type out of range.
     Range = 0,
+    /// `TypeError`: a value of the wrong type, or options that exclude each other.
     Type = 1,
+    /// `SigilError` (`code: "invalid_argument"`): any bad Sigil input.
     Sigil = 2,
 }
 
