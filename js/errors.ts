@@ -135,8 +135,9 @@ export function fail(values: readonly unknown[]): never {
   throw error(at(8) === SIGIL ? SIGIL : at(8), option, expected, values[at(13)]);
 }
 
-/** Option lists for `knownKeys`: Sigil's (SigilError) and `createBackoff`'s (TypeError). */
+/** Sigil's option list for `knownKeys` (SigilError). @internal */
 export const SIGIL_OPTIONS = 0;
+/** `createBackoff`'s option list for `knownKeys` (TypeError). @internal */
 export const BACKOFF_OPTIONS = 1;
 
 /** Rejects own enumerable keys of `options` that are not option names (typos must not pass silently). @internal */
