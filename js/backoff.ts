@@ -6,7 +6,8 @@
  * @module
  */
 import * as wasm from "./wasm.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { duration, FUNCTION, keyedUnit, keyPrefix, num, slots, tag } from "./abi.js";
+import { BACKOFF_OPTIONS, fail, invalid, knownKeys, RANGE, TYPE } from "./errors.js";
 import { isSeeded, STREAM, systemRandom, type Random } from "./streams.js";
 import type { DurationInput } from "./duration.js";
 
@@ -112,7 +113,7 @@ export interface BackoffStepsJSON {
  */
 export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
-/** The validated numbers of a policy (unpacked from what `compileBackoff` returns). */
+/** The validated numbers of a policy (from `compileCurve`, `compileStep` and `compileShared`). */
 interface Compiled {
   growth: number;
   base: number;
@@ -130,10 +131,13 @@ const GROWTH = ["exponential", "linear", "constant"] as const;
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
 const JITTER_NAMES: Record<number, "full" | "equal" | "decorrelated"> = { 3: "full", 4: "equal", 5: "decorrelated" };
+/** Jitter kinds by code: `JITTER_KINDS.indexOf(name) + 3` is the `Jitter` code of a name. */
+const JITTER_KINDS = ["full", "equal", "decorrelated"] as const;
 const JITTER_DECORRELATED = 5;
 /** Draw sources; 1–3 are `randomKind` codes (function, float(), next()). */
 const SOURCE_DEFAULT = 0;
 const SOURCE_FUNCTION = 1;
+const SOURCE_FLOAT = 2;
 const SOURCE_NEXT = 3;
 const SOURCE_SEEDED = 4;
 const SOURCE_KEYED = 5;
@@ -157,20 +161,11 @@ export class Backoff implements Iterable<number> {
 
   /** @internal Use `createBackoff` or the static factories. */
   private constructor(options: Record<string, unknown>, fluent: boolean) {
-    const v = wasm.compileBackoff(options, fluent);
-    const growth = v[0] as number;
-    const attempts = v[7] as number;
-    const p: Compiled = {
-      growth, base: v[1] as number, factor: v[2] as number, cap: v[3] as number,
-      steps: growth === -1 ? Array.from(v.subarray(13)) : undefined,
-      free: v[4] as number, jitter: v[5] as number, fraction: v[6] as number,
-      attempts: Number.isNaN(attempts) ? undefined : attempts,
-      key: v[8] === 1 ? [v[9] as number, v[10] as number, v[11] as number, v[12] as number] : undefined,
-    };
+    const p = compile(options, fluent);
     const random = options.random as RandomOption | undefined;
     let source = SOURCE_DEFAULT;
     if (p.key !== undefined) source = SOURCE_KEYED;
-    else if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : wasm.randomKind(random);
+    else if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : randomKind(random);
     this.#options = Object.freeze({ ...options });
     this.#p = p;
     this.#random = random;
@@ -286,18 +281,24 @@ export class Backoff implements Iterable<number> {
       case SOURCE_SEEDED:
         (this.#random as unknown as { [STREAM](): void })[STREAM]();
         return wasm.streamJitter(p.jitter, p.fraction, d);
-      case SOURCE_KEYED: {
-        const k = p.key as number[];
-        return wasm.keyedJitter(k[0]!, k[1]!, k[2]!, k[3]!, p.jitter, p.fraction, d, attempt);
-      }
+      case SOURCE_KEYED:
+        return fromUnit(p, d, keyedUnit(p.key as number[], attempt));
       case SOURCE_DEFAULT:
         return fromUnit(p, d, (defaultRandom ??= systemRandom()).next());
       case SOURCE_NEXT:
         return fromUnit(p, d, (this.#random as Random).next());
       case SOURCE_FUNCTION:
         return fromUnit(p, d, (this.#random as () => number)());
-      default:
-        return wasm.jsJitter(this.#random, this.#source, p.jitter, p.fraction, d);
+      default: {
+        wasm.jitterRange(p.jitter, p.fraction, d);
+        const s = slots();
+        const lo = s[0] as number;
+        const hi = s[1] as number;
+        const x = (this.#random as Pick<Random, "float">).float(lo, hi);
+        const v = wasm.floatDraw(lo, hi, num(x));
+        if (v !== v) fail([x]);
+        return wasm.jitterFinish(p.jitter, p.fraction, d, v);
+      }
     }
   }
 
@@ -320,14 +321,16 @@ export class Backoff implements Iterable<number> {
     if (p.jitter === JITTER_DECORRELATED) {
       const n = wasm.countedAttempt(attempt, p.free);
       if (n === 0) return { nominal: 0, min: 0, max: 0 };
-      const [min, max] = wasm.jitterBand(p.jitter, p.fraction, 0, p.base, p.cap, n) as unknown as [number, number];
-      return { nominal: undefined, min, max };
+      wasm.jitterBand(p.jitter, p.fraction, 0, p.base, p.cap, n);
+      const s = slots();
+      return { nominal: undefined, min: s[0] as number, max: s[1] as number };
     }
     const d = this.#nominal(attempt);
     if (d < 0) return { nominal: 0, min: 0, max: 0 };
     if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return { nominal: d, min: d, max: d };
-    const [min, max] = wasm.jitterBand(p.jitter, p.fraction, d, p.base, p.cap, 0) as unknown as [number, number];
-    return { nominal: d, min, max };
+    wasm.jitterBand(p.jitter, p.fraction, d, p.base, p.cap, 0);
+    const s = slots();
+    return { nominal: d, min: s[0] as number, max: s[1] as number };
   }
 
   #decorrelated(n: number): number {
@@ -341,9 +344,9 @@ export class Backoff implements Iterable<number> {
         return wasm.keyedDecorrelated(k[0]!, k[1]!, k[2]!, k[3]!, p.base, p.cap, n);
       }
       case SOURCE_DEFAULT:
-        return wasm.jsDecorrelated((defaultRandom ??= systemRandom()), SOURCE_NEXT, p.base, p.cap, n);
+        return jsDecorrelated((defaultRandom ??= systemRandom()), SOURCE_NEXT, p.base, p.cap, n);
       default:
-        return wasm.jsDecorrelated(this.#random, this.#source, p.base, p.cap, n);
+        return jsDecorrelated(this.#random, this.#source, p.base, p.cap, n);
     }
   }
 
@@ -382,7 +385,7 @@ export class Backoff implements Iterable<number> {
     if (n === undefined) {
       throw invalid(RANGE, "maxAttempts", `set (e.g. .maxAttempts(5)) before ${what}: without it the schedule is endless`, n);
     }
-    wasm.checkScheduleAttempts(n);
+    if (wasm.checkScheduleAttempts(n) !== 0) fail([n]);
     return n;
   }
 
@@ -413,16 +416,108 @@ export class Backoff implements Iterable<number> {
 }
 
 /**
- * The jittered delay from a raw draw `r` of a bare function or `next()` source:
- * all-number wasm call; a draw outside `[0, 1]` or not a number throws the
- * RangeError naming `random`.
+ * The jittered delay from a raw draw `r` of a bare function or `next()` source
+ * (or a keyed draw): all-number wasm call; a draw outside `[0, 1]` or not a
+ * number throws the RangeError naming `random`.
  */
 function fromUnit(p: Compiled, d: number, r: unknown): number {
-  if (typeof r === "number") {
-    const x = wasm.jitterUnit(p.jitter, p.fraction, d, r);
-    if (x === x) return x;
+  const x = wasm.jitterUnit(p.jitter, p.fraction, d, num(r));
+  if (x !== x) fail([r]);
+  return x;
+}
+
+/**
+ * Decorrelated jitter for counted attempt `n`, drawing from a JavaScript source
+ * (`kind`: function, `float()` or `next()`) one draw per step; the recurrence
+ * is wasm's (`decorrelatedSteps` … `decorrelatedFinish`). A draw out of range
+ * throws the RangeError naming `random`; an exception of the source passes through.
+ */
+function jsDecorrelated(src: unknown, kind: number, base: number, cap: number, n: number): number {
+  const steps = wasm.decorrelatedSteps(n);
+  let sleep = base;
+  for (let i = 0; i < steps; i++) {
+    const hi = wasm.decorrelatedHigh(sleep);
+    let x: number;
+    if (kind === SOURCE_FLOAT) {
+      const v = (src as Pick<Random, "float">).float(base, hi);
+      x = wasm.floatDraw(base, hi, num(v));
+      if (x !== x) fail([v]);
+    } else {
+      const r = kind === SOURCE_NEXT ? (src as Pick<Random, "next">).next() : (src as () => unknown)();
+      x = wasm.unitDraw(base, hi, num(r));
+      if (x !== x) fail([r]);
+    }
+    sleep = wasm.decorrelatedNext(x, cap);
   }
-  throw wasm.invalidDraw(r);
+  return wasm.decorrelatedFinish(sleep);
+}
+
+/**
+ * Classifies a `random` option (1 a function, 2 with `float(min, max)`, 3 with
+ * `next()`); TypeError otherwise. `next` is read only when `float` is not a function.
+ */
+function randomKind(random: unknown): number {
+  const t = tag(random);
+  let floatTag = 0;
+  let nextTag = 0;
+  if (typeof random === "object" && random !== null) {
+    floatTag = tag((random as { float?: unknown }).float);
+    if (floatTag !== FUNCTION) nextTag = tag((random as { next?: unknown }).next);
+  }
+  const kind = wasm.randomKind(t, floatTag, nextTag);
+  if (kind === 0) fail([random]);
+  return kind;
+}
+
+/**
+ * Validates options (a plain copy) once, in wasm (API.md section 2), in the
+ * original order: option names, the shape (`compileCurve`; for steps the
+ * length, then each step), then `free`, `jitter`, `seed`, `maxAttempts`
+ * (`compileShared`). Strings cross as codes (growth, jitter kinds) or parse
+ * results (durations).
+ */
+function compile(o: Record<string, unknown>, fluent: boolean): Compiled {
+  knownKeys(o, BACKOFF_OPTIONS);
+  const { base, steps, growth, factor, max } = o;
+  // Values in the order of the `arg` indexes of src/bindings/backoff.rs.
+  const values = [base, steps, growth, factor, max, o.free, o.jitter, o.seed, o.maxAttempts];
+  const code = (list: readonly string[], v: unknown, offset: number) =>
+    typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
+  if (
+    wasm.compileCurve(fluent, tag(base), duration(base), tag(steps), tag(growth), code(GROWTH, growth, 0),
+      tag(factor), num(factor), tag(max), duration(max)) !== 0
+  ) fail(values);
+  let s = slots();
+  const growthCode = s[0] as number;
+  const p: Compiled = {
+    growth: growthCode, base: s[1] as number, factor: s[2] as number, cap: s[3] as number,
+    steps: undefined, free: 0, jitter: 0, fraction: 0, attempts: undefined, key: undefined,
+  };
+  if (growthCode === -1) {
+    const list = steps as unknown[];
+    if (wasm.compileSteps(num(list.length)) !== 0) fail(values);
+    const len = slots()[0] as number;
+    const ms: number[] = [];
+    for (let i = 0; i < len; i++) {
+      const v = list[i];
+      if (wasm.compileStep(tag(v), duration(v), i) !== 0) fail([v]);
+      ms.push(slots()[0] as number);
+    }
+    p.steps = ms;
+  }
+  const { free, jitter, seed, random, maxAttempts } = o;
+  const jitterX = typeof jitter === "string" ? code(JITTER_KINDS, jitter, 3) : num(jitter);
+  if (
+    wasm.compileShared(fluent, growthCode === -1, p.cap, tag(free), num(free), tag(jitter), jitterX, tag(seed), tag(random),
+      tag(maxAttempts), num(maxAttempts)) !== 0
+  ) fail(values);
+  s = slots();
+  p.free = s[0] as number;
+  p.jitter = s[1] as number;
+  p.fraction = s[2] as number;
+  p.attempts = Number.isNaN(s[3]) ? undefined : s[3];
+  if (s[4] === 1) p.key = keyPrefix(seed);
+  return p;
 }
 
 /**

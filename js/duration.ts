@@ -3,7 +3,7 @@
  * parsed in wasm.
  * @module
  */
-import * as wasm from "./wasm.js";
+import { durationMs } from "./abi.js";
 import { InvalidDurationError, invalid, TYPE } from "./errors.js";
 
 export { InvalidDurationError };
@@ -38,7 +38,7 @@ export type ParseResult =
  * Never throws; a non-string input is a failure.
  */
 export function parse(text: string): ParseResult {
-  const ms = typeof text === "string" ? wasm.parseDuration(text) : Number.NaN;
+  const ms = typeof text === "string" ? durationMs(text) : Number.NaN;
   return Number.isNaN(ms)
     ? { status: "failure", error: new InvalidDurationError(text) }
     : { status: "success", data: ms };
@@ -51,7 +51,7 @@ export function parse(text: string): ParseResult {
  */
 export function toMs(input: DurationInput): number {
   if (typeof input === "number") return input;
-  if (typeof input === "string") return wasm.parseDuration(input);
+  if (typeof input === "string") return durationMs(input);
   throw invalid(TYPE, "input", "a number or duration text", input);
 }
 

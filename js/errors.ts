@@ -7,6 +7,7 @@
  * @module
  */
 import * as wasm from "./wasm.js";
+import { ascii, slots, tag, text } from "./abi.js";
 
 const SIGIL_BRAND = Symbol.for("backoff-wasm.SigilError");
 const DURATION_BRAND = Symbol.for("backoff-wasm.InvalidDurationError");
@@ -79,11 +80,34 @@ export class InvalidDurationError extends Error {
 }
 Object.defineProperty(InvalidDurationError.prototype, DURATION_BRAND, { value: true });
 
-wasm.registerSigilError(SigilError);
-
 /** Error classes of `invalid`: RangeError, TypeError. */
 export const RANGE = 0;
 export const TYPE = 1;
+/** SigilError, as the wasm checks record it. */
+const SIGIL = 2;
+
+/**
+ * A short, exact description of a received value for error messages:
+ * strings quoted (JSON), numbers as JavaScript prints them, otherwise the kind.
+ */
+function describe(v: unknown): string {
+  switch (tag(v)) {
+    case 0: return "undefined";
+    case 1: case 3: return String(v);
+    case 2: return JSON.stringify(v);
+    case 4: return "null";
+    case 5: return "a function";
+    case 6: return "an array";
+    case 8: return "a symbol";
+    case 9: return "a bigint";
+    default: return "an object";
+  }
+}
+
+function error(kind: number, option: string, expected: string, received: unknown): Error {
+  const message = `${option} must be ${expected}; received ${describe(received)}`;
+  return kind === RANGE ? new RangeError(message) : kind === TYPE ? new TypeError(message) : new SigilError(message);
+}
 
 /**
  * The error this package throws for a bad argument checked in JavaScript,
@@ -92,5 +116,31 @@ export const TYPE = 1;
  * @internal
  */
 export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expected: string, received: unknown): Error {
-  return wasm.invalidOption(kind, option, expected, received) as Error;
+  return error(kind, option, expected, received);
+}
+
+/**
+ * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
+ * option name (with an index, `steps[3]`) and expected text, with the value
+ * to blame taken from `values` (the values the call was given, in its order).
+ * @internal
+ */
+export function fail(values: readonly unknown[]): never {
+  const s = slots();
+  const at = (i: number) => s[i] as number;
+  const index = at(14);
+  const option = ascii(at(9), at(10)) + (index >= 0 ? `[${index}]` : "");
+  const numbers = [at(15), at(16)];
+  const expected = ascii(at(11), at(12)).replace(/\{\}/g, () => String(numbers.shift()));
+  throw error(at(8) === SIGIL ? SIGIL : at(8), option, expected, values[at(13)]);
+}
+
+/** Sigil's option list for `knownKeys` (SigilError). @internal */
+export const SIGIL_OPTIONS = 0;
+/** `createBackoff`'s option list for `knownKeys` (TypeError). @internal */
+export const BACKOFF_OPTIONS = 1;
+
+/** Rejects own enumerable keys of `options` that are not option names (typos must not pass silently). @internal */
+export function knownKeys(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): void {
+  for (const key of Object.keys(options)) if (wasm.optionName(surface, text(key)) !== 0) fail([key]);
 }

@@ -9,7 +9,7 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import * as wasm from "./wasm.js";
+import { retryAfterValueMs } from "./abi.js";
 import { Backoff } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
 import { invalid, RANGE, TYPE } from "./errors.js";
@@ -281,7 +281,7 @@ function serverWaitMs(x: unknown): number | undefined {
   const status = prop(r, "status") ?? prop(r, "statusCode");
   if (typeof status !== "number" || !RETRY_AFTER_STATUSES.has(status)) return undefined;
   const v = headerValue(prop(r, "headers"));
-  return v === undefined ? undefined : (wasm.retryAfterValueMs(v, Date.now()) ?? undefined);
+  return v === undefined ? undefined : retryAfterValueMs(v, Date.now());
 }
 
 /** How `fetchWithRetry` lets the shared loop see responses as failures. */
@@ -508,7 +508,7 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
   if (typeof input === "string") value = input;
   else if (isObject(input)) value = headerValue("headers" in input ? prop(input, "headers") : input);
   else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
-  return value === undefined ? undefined : (wasm.retryAfterValueMs(value, now) ?? undefined);
+  return value === undefined ? undefined : retryAfterValueMs(value, now);
 }
 
 /**

@@ -5,12 +5,14 @@
  * @module
  */
 import * as wasm from "./wasm.js";
+import { keyedUnit, keyPrefix, num, slots, tag } from "./abi.js";
 import { createRandom, type Seed } from "./streams.js";
-import { SigilError, type SigilErrorCode } from "./errors.js";
+import { SigilError, fail, knownKeys, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 
 export { SigilError, type SigilErrorCode };
 
-const [maxAttempts, baseDelayMs, maxDelayMs] = wasm.sigilConstants() as unknown as [number, number, number];
+wasm.sigilConstants();
+const [maxAttempts, baseDelayMs, maxDelayMs] = slots() as unknown as [number, number, number];
 
 /** Attempts in total, the first delivery included: 8. */
 export const MAX_ATTEMPTS: number = maxAttempts;
@@ -59,7 +61,9 @@ export interface RetryScheduleOptions extends BackoffOptions {
  *   by `random` itself passes through unchanged. TypeError when both `seed` and `random` are given.
  */
 export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
-  return wasm.sigilDelay(attempt, options, Math.random);
+  const fallback = Math.random;
+  check(ATTEMPT, attempt);
+  return delays(sigilOptions(options, false), attempt, 1, fallback)[0] as number;
 }
 
 /**
@@ -69,8 +73,11 @@ export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
  *   1 000 001 (a bigger schedule would exhaust memory; the original hangs or crashes there).
  */
 export function retrySchedule(options?: RetryScheduleOptions): number[] {
-  // Options are read and validated once, in wasm; `Math.random` is looked up now.
-  return Array.from(wasm.sigilSchedule(options, Math.random));
+  // Options are read and validated once; `Math.random` is looked up now.
+  const fallback = Math.random;
+  const o = sigilOptions(options, true);
+  // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
+  return o.attempts < 2 ? [] : delays(o, 1, o.attempts - 1, fallback);
 }
 
 /**
@@ -82,6 +89,77 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
   let total = 0;
   for (const d of retrySchedule(options)) total += d;
   return total;
+}
+
+/** Values `sigilCheck` validates (src/bindings/sigil.rs, `SIGIL_*`). */
+const ATTEMPT = 0;
+const OPTIONS = 1;
+const BASE = 2;
+const MAX = 3;
+const JITTER = 4;
+const RANDOM = 5;
+const SEED = 6;
+const ATTEMPTS = 7;
+/** Sigil's subtract-only jitter (`Jitter::Subtract`). */
+const SUBTRACT = 1;
+
+/** Validated Sigil options. */
+interface Sigil {
+  base: number;
+  max: number;
+  jitter: number;
+  random: (() => unknown) | undefined;
+  /** The keyed-draw prefix when `seed` is given. */
+  key: [number, number, number, number] | undefined;
+  /** `maxAttempts` (default 8; 1 when not a schedule). */
+  attempts: number;
+}
+
+/** Checks one value in wasm (SigilError); returns the value to use (its default when `undefined`). */
+function check(id: number, v: unknown): number {
+  if (wasm.sigilCheck(id, tag(v), num(v)) !== 0) fail([v]);
+  return slots()[0] as number;
+}
+
+/** Reads and validates Sigil options, each right before its check; `undefined` means all defaults. */
+function sigilOptions(options: unknown, schedule: boolean): Sigil {
+  check(OPTIONS, options);
+  const o = options as Record<string, unknown> | undefined;
+  if (o !== undefined) knownKeys(o, SIGIL_OPTIONS);
+  const base = check(BASE, o?.baseDelayMs);
+  const max = check(MAX, o?.maxDelayMs);
+  const jitter = check(JITTER, o?.jitter);
+  const random = o?.random;
+  check(RANDOM, random);
+  const seed = o?.seed;
+  if (wasm.sigilCheck(SEED, tag(seed), tag(random)) !== 0) fail([seed]);
+  const attempts = schedule ? check(ATTEMPTS, o?.maxAttempts) : 1;
+  const key = seed === undefined ? undefined : keyPrefix(seed);
+  return { base, max, jitter, random: random as (() => unknown) | undefined, key, attempts };
+}
+
+/**
+ * The delays of `count` retries from `first` on, drawing in order: a keyed draw
+ * when `seed` is set, else one call of `random` (or `fallback`) per jittered
+ * retry; a draw that is not a number in `[0, 1]` is a SigilError naming `random`.
+ */
+function delays(o: Sigil, first: number, count: number, fallback: () => unknown): number[] {
+  const out: number[] = [];
+  const draws = wasm.jitterDraws(SUBTRACT, o.jitter, 0);
+  const random = o.random ?? fallback;
+  for (let i = 0; i < count; i++) {
+    const attempt = first + i;
+    let raw: unknown = 0;
+    let r = 0;
+    if (draws) {
+      if (o.key !== undefined) r = keyedUnit(o.key, attempt);
+      else r = num((raw = random()));
+    }
+    const d = wasm.sigilDelay(o.base, o.max, o.jitter, attempt, r);
+    if (d !== d) fail([raw]);
+    out.push(d);
+  }
+  return out;
 }
 
 /**

@@ -7,7 +7,8 @@
  * @module
  */
 import * as wasm from "./wasm.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { ARRAY, num, tag, text } from "./abi.js";
+import { fail, invalid, RANGE, TYPE } from "./errors.js";
 
 /** A seed: a string, or a number standing for `String(number)` (`42` and `"42"` are one stream). */
 export type Seed = string | number;
@@ -61,12 +62,12 @@ abstract class RandomBase implements Random {
   abstract next(): number;
 
   int(min: number, max: number): number {
-    wasm.checkIntBounds(min, max);
+    if (wasm.checkIntBounds(tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
     return wasm.intBetween(min, max, this.next());
   }
 
   float(min = 0, max = 1): number {
-    wasm.checkFloatBounds(min, max);
+    if (wasm.checkFloatBounds(tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
     return wasm.floatBetween(min, max, this.next());
   }
 
@@ -176,10 +177,12 @@ export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {
-  const text = wasm.seedText(seed) as string;
+  if (wasm.checkSeed(tag(seed)) !== 0) fail([seed]);
+  const s = String(seed);
+  const len = text(s);
   Seeded.save();
-  wasm.streamSeed(text);
-  return new Seeded(text, undefined);
+  wasm.streamSeed(len);
+  return new Seeded(s, undefined);
 }
 
 /**
@@ -192,8 +195,15 @@ export function restoreRandom(state: RandomState): SeededRandom {
   if (state === null || typeof state !== "object") throw invalid(TYPE, "state", "an object { seed, words }", state);
   const { seed, words } = state;
   if (typeof seed !== "string") throw invalid(TYPE, "state.seed", "a string", seed);
-  const w = wasm.checkWords(words);
-  return new Seeded(seed, Uint32Array.from(w));
+  const isArray = tag(words) === ARRAY;
+  if (wasm.checkWords(tag(words), isArray ? num((words as unknown[]).length) : Number.NaN) !== 0) fail([words]);
+  const w = new Uint32Array(4);
+  for (let i = 0; i < 4; i++) {
+    const x = (words as unknown[])[i];
+    if (wasm.checkWord(i, tag(x), num(x)) !== 0) fail([x]);
+    w[i] = x as number;
+  }
+  return new Seeded(seed, w);
 }
 
 class System extends RandomBase {

@@ -1,8 +1,8 @@
 //! backoff-wasm: retry delays for every JavaScript runtime.
 //!
-//! [`core`] is plain Rust (tested natively); `bindings` is the thin
-//! wasm-bindgen layer that validates at the boundary and is compiled only
-//! for `wasm32`.
+//! [`core`] is plain Rust (tested natively); `bindings` is the numbers-only
+//! wasm boundary (every export takes and returns numbers), compiled only for
+//! `wasm32`.
 
 pub mod core;
 

@@ -62,7 +62,19 @@ pub struct Curve {
 #[cfg(target_arch = "wasm32")]
 #[inline]
 pub(crate) fn pow(x: f64, y: f64) -> f64 {
-    js_sys::Math::pow(x, y)
+    host::pow(x, y)
+}
+
+#[cfg(target_arch = "wasm32")]
+mod host {
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// The host's `Math.pow` (a numeric import: no glue beyond the call).
+        #[wasm_bindgen(js_namespace = Math)]
+        pub fn pow(x: f64, y: f64) -> f64;
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -113,7 +125,7 @@ pub fn step_index(n: f64, len: usize) -> usize {
 
 /// JavaScript's `Math.round`: the nearest integer, ties toward `+Infinity`,
 /// `-0` kept for results in `[-0.5, -0]`. (Rust's `f64::round` rounds ties away from zero.)
-#[inline]
+#[inline(never)]
 pub fn js_round(x: f64) -> f64 {
     if !x.is_finite() {
         return x;
@@ -155,10 +167,35 @@ pub fn decorrelated_start(n: f64) -> f64 {
     if n > f64::from(DECORRELATED_WINDOW) { n - f64::from(DECORRELATED_WINDOW - 1) } else { 1.0 }
 }
 
+/// How many steps of the decorrelated recurrence `delay(n)` iterates for
+/// counted attempt `n >= 1`: `min(n, DECORRELATED_WINDOW)` (`n` floored;
+/// infinite `n` counts as 2^53). Step keys run from [`decorrelated_start`] on.
+pub fn decorrelated_steps(n: f64) -> u32 {
+    let start = decorrelated_start(n);
+    let end = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
+    ((end - start + 1.0).max(0.0) as u32).min(DECORRELATED_WINDOW)
+}
+
+/// The upper end of the next decorrelated draw after sleep `sleep`: `3 * sleep`
+/// (the draw is `random.float(base, 3 * sleep)`).
+#[inline]
+pub fn decorrelated_high(sleep: f64) -> f64 {
+    3.0 * sleep
+}
+
+/// The next sleep of the decorrelated recurrence from the step's draw `x`: `min(x, cap)`.
+#[inline]
+pub fn decorrelated_next(x: f64, cap: f64) -> f64 {
+    x.min(cap)
+}
+
 /// Decorrelated jitter for counted attempt `n >= 1`. `draw(k, min, max)` is the
 /// one draw of step `k` in `[min, max]` (`random.float(min, max)`, or a keyed
 /// draw for `k` scaled into the range). Always in `[base, cap]` and integral
 /// (for integral base and cap); at most [`DECORRELATED_WINDOW`] draws.
+/// Built from [`decorrelated_steps`], [`decorrelated_high`], [`decorrelated_next`]
+/// and [`js_round`], which callers that draw step by step (the JS wrappers, for a
+/// JavaScript random source) use directly.
 pub fn decorrelated<E>(
     base: f64,
     cap: f64,
@@ -166,12 +203,10 @@ pub fn decorrelated<E>(
     mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>,
 ) -> Result<f64, E> {
     let start = decorrelated_start(n);
-    let end = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
-    let steps = ((end - start + 1.0).max(0.0) as u32).min(DECORRELATED_WINDOW);
     let mut sleep = base;
-    for i in 0..steps {
-        let x = draw(start + f64::from(i), base, 3.0 * sleep)?;
-        sleep = x.min(cap);
+    for i in 0..decorrelated_steps(n) {
+        let x = draw(start + f64::from(i), base, decorrelated_high(sleep))?;
+        sleep = decorrelated_next(x, cap);
     }
     Ok(js_round(sleep))
 }
@@ -220,6 +255,18 @@ impl Jitter {
             Jitter::Subtract(f) | Jitter::Spread(f) => f != 0.0,
             Jitter::Full | Jitter::Equal | Jitter::Decorrelated => true,
         }
+    }
+
+    /// The jittered delay for pre-jitter delay `d`: `d` itself when no draw is
+    /// due, else [`Jitter::finish`] of the one draw `draw(key, min, max)` over
+    /// [`Jitter::draw_range`]. A draw error passes through.
+    #[inline]
+    pub fn apply<E>(self, d: f64, key: f64, draw: impl FnOnce(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
+        if !self.draws(d) {
+            return Ok(d);
+        }
+        let (lo, hi) = self.draw_range(d);
+        Ok(self.finish(d, draw(key, lo, hi)?))
     }
 
     /// The `(min, max)` arguments of the one draw `random.float(min, max)` for delay `d`.
@@ -302,7 +349,7 @@ impl Policy {
         }
         match &self.shape {
             Shape::Curve(c) => c.at(n),
-            Shape::Steps(s) => s[step_index(n, s.len())],
+            Shape::Steps(s) => s.get(step_index(n, s.len())).copied().unwrap_or(0.0),
         }
     }
 
@@ -316,7 +363,7 @@ impl Policy {
     /// The delay for `attempt` with draws from `draw(key, min, max)`, which
     /// returns a value in `[min, max]`; `key` is the attempt (or the
     /// decorrelated step), for keyed draws. A draw error passes through.
-    pub fn delay_with<E>(&self, attempt: f64, mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
+    pub fn delay_with<E>(&self, attempt: f64, draw: impl FnMut(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
         let n = counted(attempt, self.free);
         if n == 0.0 {
             return Ok(0.0);
@@ -324,12 +371,7 @@ impl Policy {
         if let (Jitter::Decorrelated, Shape::Curve(c)) = (self.jitter, &self.shape) {
             return decorrelated(c.base, c.cap, n, draw);
         }
-        let d = self.base_delay(attempt);
-        if !self.jitter.draws(d) {
-            return Ok(d);
-        }
-        let (lo, hi) = self.jitter.draw_range(d);
-        Ok(self.jitter.finish(d, draw(attempt, lo, hi)?))
+        self.jitter.apply(self.base_delay(attempt), attempt, draw)
     }
 
     /// Sigil's policy (API.md section 1): exponential, factor 2, ceiling

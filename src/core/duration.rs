@@ -31,30 +31,50 @@ pub fn js_trim(text: &str) -> &str {
     text.trim_matches(is_js_space)
 }
 
-/// Milliseconds per unit, for short and long unit names (ASCII bytes).
-fn unit_ms(unit: &[u8], long: bool) -> Option<f64> {
-    let ms = if long {
-        match unit {
-            b"millisecond" | b"milliseconds" => 1.0,
-            b"second" | b"seconds" => 1_000.0,
-            b"minute" | b"minutes" => 60_000.0,
-            b"hour" | b"hours" => 3_600_000.0,
-            b"day" | b"days" => 86_400_000.0,
-            b"week" | b"weeks" => 604_800_000.0,
-            _ => return None,
-        }
-    } else {
-        match unit {
-            b"ms" => 1.0,
-            b"s" => 1_000.0,
-            b"m" => 60_000.0,
-            b"h" => 3_600_000.0,
-            b"d" => 86_400_000.0,
-            b"w" => 604_800_000.0,
-            _ => return None,
-        }
-    };
-    Some(ms)
+/// JavaScript's `String.prototype.trim` over UTF-16 code units (every
+/// character it removes is a single code unit; a lone surrogate is kept).
+pub fn js_trim_units(units: &[u16]) -> &[u16] {
+    let start = units.iter().position(|&u| !is_js_space_unit(u)).unwrap_or(units.len());
+    let end = units.iter().rposition(|&u| !is_js_space_unit(u)).map_or(start, |i| i + 1);
+    units.get(start..end).unwrap_or(&[])
+}
+
+/// [`is_js_space`] of a UTF-16 code unit (one shared copy of the test for both
+/// ends of [`js_trim_units`]).
+#[inline(never)]
+fn is_js_space_unit(u: u16) -> bool {
+    char::from_u32(u32::from(u)).is_some_and(is_js_space)
+}
+
+/// Whether `units` (bytes or UTF-16 code units) spell the ASCII text `ascii`.
+pub(crate) fn eq_ascii<T: Copy + Into<u32>>(units: &[T], ascii: &[u8]) -> bool {
+    units.len() == ascii.len() && units.iter().zip(ascii).all(|(&u, &b)| u.into() == u32::from(b))
+}
+
+/// Long unit names with their milliseconds (days and weeks fixed 24 h and 7 d).
+const LONG_UNITS: [(&[u8], f64); 12] = [
+    (b"millisecond", 1.0),
+    (b"milliseconds", 1.0),
+    (b"second", 1_000.0),
+    (b"seconds", 1_000.0),
+    (b"minute", 60_000.0),
+    (b"minutes", 60_000.0),
+    (b"hour", 3_600_000.0),
+    (b"hours", 3_600_000.0),
+    (b"day", 86_400_000.0),
+    (b"days", 86_400_000.0),
+    (b"week", 604_800_000.0),
+    (b"weeks", 604_800_000.0),
+];
+
+/// Short unit names with their milliseconds.
+const SHORT_UNITS: [(&[u8], f64); 6] =
+    [(b"ms", 1.0), (b"s", 1_000.0), (b"m", 60_000.0), (b"h", 3_600_000.0), (b"d", 86_400_000.0), (b"w", 604_800_000.0)];
+
+/// Milliseconds per unit, for short and long unit names (bytes or UTF-16 code units).
+fn unit_ms<T: Copy + Into<u32>>(unit: &[T], long: bool) -> Option<f64> {
+    let table: &[(&[u8], f64)] = if long { &LONG_UNITS } else { &SHORT_UNITS };
+    table.iter().find(|(name, _)| eq_ascii(unit, name)).map(|&(_, ms)| ms)
 }
 
 /// Decimal digits beyond which an amount (no leading zeros) is at least
@@ -76,11 +96,12 @@ const LIMBS: usize = 33;
 /// "sticky" bit, which sits far below the 53-bit rounding point), convert with
 /// `u64 as f64`, which rounds to nearest, ties to even; scaling by a power of
 /// two is then exact (or overflows to `Infinity`, as the true value does).
-pub fn integer_to_f64(digits: &[u8]) -> f64 {
+pub fn integer_to_f64<T: Copy + Into<u32>>(digits: &[T]) -> f64 {
+    let digit = |b: T| u64::from(b.into().wrapping_sub(u32::from(b'0')) % 10);
     if digits.len() <= 15 {
         let mut n: u64 = 0;
         for &b in digits {
-            n = n * 10 + u64::from(b.wrapping_sub(b'0') % 10);
+            n = n * 10 + digit(b);
         }
         return n as f64;
     }
@@ -95,7 +116,7 @@ pub fn integer_to_f64(digits: &[u8]) -> f64 {
         let mut add: u64 = 0;
         for &b in chunk {
             mul *= 10;
-            add = add * 10 + u64::from(b.wrapping_sub(b'0') % 10);
+            add = add * 10 + digit(b);
         }
         let mut carry = add;
         for limb in limbs.iter_mut().take(used) {
@@ -120,21 +141,13 @@ pub fn integer_to_f64(digits: &[u8]) -> f64 {
         return ((hi << 32) | lo) as f64;
     }
     let shift = bits - 64; // bits below the top 64
-    let mut head: u64 = 0;
-    let mut sticky = false;
-    for (k, &limb) in limbs.iter().enumerate().take(used) {
-        let at = 32 * k as u32; // position of this limb's bit 0
-        for j in 0..32u32 {
-            if limb >> j & 1 == 1 {
-                let pos = at + j;
-                if pos >= shift {
-                    head |= 1u64 << (pos - shift);
-                } else {
-                    sticky = true;
-                }
-            }
-        }
-    }
+    let limb = |i: u32| u64::from(limbs.get(i as usize).copied().unwrap_or(0));
+    let (w, o) = (shift / 32, shift % 32);
+    // The 64 bits from bit `32 * w`, then the next limb above them.
+    let low = limb(w) | limb(w + 1) << 32;
+    let head = if o == 0 { low } else { low >> o | limb(w + 2) << (64 - o) };
+    let below = limb(w) & ((1u64 << o) - 1) != 0;
+    let sticky = below || limbs.iter().take(w as usize).any(|&l| l != 0);
     let scaled = (head | u64::from(sticky)) as f64;
     // 2^shift, shift <= 1056 - 64 = 992: a normal double.
     scaled * f64::from_bits(u64::from(1023 + shift) << 52)
@@ -146,13 +159,26 @@ pub fn integer_to_f64(digits: &[u8]) -> f64 {
 /// an amount too long for a double gives `Infinity`, which callers that need a
 /// finite delay reject).
 pub fn parse(text: &str) -> Option<f64> {
-    let t = js_trim(text).as_bytes();
-    let negative = t.first() == Some(&b'-');
+    parse_trimmed(js_trim(text).as_bytes())
+}
+
+/// [`parse`] of text given as UTF-16 code units (a JavaScript string's own
+/// units, lone surrogates included): what the wasm build uses. Allocation-free.
+pub fn parse_units(units: &[u16]) -> Option<f64> {
+    parse_trimmed(js_trim_units(units))
+}
+
+/// The grammar after trimming, over bytes or UTF-16 code units (anything
+/// outside ASCII is rejected by it).
+fn parse_trimmed<T: Copy + Into<u32>>(t: &[T]) -> Option<f64> {
+    let is = |u: Option<&T>, b: u8| u.is_some_and(|&u| u.into() == u32::from(b));
+    let is_digit = |u: &T| (u32::from(b'0')..=u32::from(b'9')).contains(&(*u).into());
+    let negative = is(t.first(), b'-');
     let start = usize::from(negative);
-    let digits_len = t.iter().skip(start).take_while(|b| b.is_ascii_digit()).count();
+    let digits_len = t.iter().skip(start).take_while(|u| is_digit(u)).count();
     let end = start + digits_len;
     let digits = t.get(start..end)?;
-    if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
+    if digits.is_empty() || (digits.len() > 1 && is(digits.first(), b'0')) {
         return None;
     }
     let magnitude = integer_to_f64(digits);
@@ -160,8 +186,8 @@ pub fn parse(text: &str) -> Option<f64> {
     let rest = t.get(end..)?;
     let ms = if rest.is_empty() {
         1.0
-    } else if let Some(long) = rest.strip_prefix(b" ") {
-        unit_ms(long, true)?
+    } else if is(rest.first(), b' ') {
+        unit_ms(rest.get(1..)?, true)?
     } else {
         unit_ms(rest, false)?
     };
@@ -239,6 +265,18 @@ mod tests {
             assert_eq!(parse(text), None, "{text:?}");
         }
         assert_eq!(parse("1 second "), Some(1000.0), "trailing space is trimmed");
+    }
+
+    #[test]
+    fn units_parse_like_text() {
+        for text in ["1 second", " 5s ", "\u{FEFF}7 weeks\u{3000}", "-0", "1 seconds s", "", "05", "1 toString", "9"] {
+            let units: Vec<u16> = text.encode_utf16().collect();
+            assert_eq!(parse_units(&units).map(f64::to_bits), parse(text).map(f64::to_bits), "{text:?}");
+        }
+        assert_eq!(parse_units(&[0xD800, u16::from(b'5')]), None);
+        assert_eq!(parse_units(&[u16::from(b'5'), 0xDC00]), None);
+        let long: Vec<u16> = "9".repeat(10_000).encode_utf16().collect();
+        assert_eq!(parse_units(&long), Some(f64::INFINITY));
     }
 
     #[test]

@@ -42,19 +42,34 @@ const MAX_TIME_MS: f64 = 8.64e15;
 const SHORT_DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 const LONG_DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
-/// Trims optional whitespace (SP and HTAB, RFC 9110 §5.6.3) around a field value.
-fn trim_ows(s: &str) -> &str {
-    s.trim_matches(|c| c == ' ' || c == '\t')
+/// Whether a byte or code unit is optional whitespace (SP or HTAB, RFC 9110 §5.6.3).
+fn is_ows<T: Copy + Into<u32>>(u: T) -> bool {
+    let u = u.into();
+    u == u32::from(b' ') || u == u32::from(b'\t')
+}
+
+/// Trims optional whitespace (SP and HTAB, RFC 9110 §5.6.3) around a field value
+/// (bytes or UTF-16 code units).
+fn trim_ows<T: Copy + Into<u32>>(s: &[T]) -> &[T] {
+    let start = s.iter().position(|&u| !is_ows(u)).unwrap_or(s.len());
+    let end = s.iter().rposition(|&u| !is_ows(u)).map_or(start, |i| i + 1);
+    s.get(start..end).unwrap_or(&[])
 }
 
 /// `delay-seconds = 1*DIGIT` as milliseconds (digits only: no sign, no
 /// decimals, no exponent). Very long digit strings give `Infinity`.
 pub fn delay_seconds_ms(text: &str) -> Option<f64> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+    delay_seconds_units(text.as_bytes())
+}
+
+/// [`delay_seconds_ms`] over bytes or UTF-16 code units.
+fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
+    let digit = |u: T| u.into().checked_sub(u32::from(b'0')).filter(|d| *d < 10);
+    if text.is_empty() || !text.iter().all(|&u| digit(u).is_some()) {
         return None;
     }
     // Digit by digit (exact below 2^53 s; no float parser in the wasm).
-    let seconds = text.bytes().fold(0.0, |acc: f64, b| acc * 10.0 + f64::from(b - b'0'));
+    let seconds = text.iter().fold(0.0, |acc: f64, &u| acc * 10.0 + f64::from(digit(u).unwrap_or(0)));
     Some(seconds * 1000.0)
 }
 
@@ -94,25 +109,32 @@ fn year_digits(year: i64) -> [u8; 4] {
     [b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8]
 }
 
-fn four_digits(s: &[u8]) -> Option<i64> {
-    if s.len() != 4 || !s.iter().all(u8::is_ascii_digit) {
+fn four_digits(s: [u8; 4]) -> Option<i64> {
+    if !s.iter().all(u8::is_ascii_digit) {
         return None;
     }
     Some(s.iter().fold(0, |acc, b| acc * 10 + i64::from(b - b'0')))
 }
 
+/// The longest HTTP-date text (RFC 850 with `Wednesday`): 33 bytes.
+const MAX_DATE_LEN: usize = 33;
+/// An IMF-fixdate is 29 bytes, with the year at 12..16.
+const IMF_LEN: usize = 29;
+/// An asctime date is 24 bytes, with the year at 20..24.
+const ASCTIME_LEN: usize = 24;
+
 /// Rewrites an RFC 850 date as IMF-fixdate text with the full year decided by
 /// [`rfc850_year`]; `None` when the text is not RFC 850-shaped. The fields copied
 /// verbatim (day, month, time) are validated by httpdate afterwards.
-fn rfc850_to_imf(s: &[u8], now_year: i64) -> Option<Vec<u8>> {
+fn rfc850_to_imf(s: &[u8], now_year: i64) -> Option<[u8; IMF_LEN]> {
     let comma = s.iter().position(|&b| b == b',')?;
-    let name = std::str::from_utf8(&s[..comma]).ok()?;
-    if !LONG_DAYS.contains(&name) {
+    let name = s.get(..comma)?;
+    if !LONG_DAYS.iter().any(|d| d.as_bytes() == name) {
         return None;
     }
     // `, DD-Mon-YY hh:mm:ss GMT`
-    let r = &s[comma..];
-    if r.len() != 24 || r[1] != b' ' || r[4] != b'-' || r[8] != b'-' || r[11] != b' ' || &r[20..] != b" GMT" {
+    let r: &[u8; 24] = s.get(comma..)?.try_into().ok()?;
+    if r[1] != b' ' || r[4] != b'-' || r[8] != b'-' || r[11] != b' ' || &r[20..] != b" GMT" {
         return None;
     }
     let (hi, lo) = (r[9], r[10]);
@@ -123,21 +145,20 @@ fn rfc850_to_imf(s: &[u8], now_year: i64) -> Option<Vec<u8>> {
     if !(0..=9999).contains(&year) {
         return None;
     }
-    let mut out = Vec::with_capacity(29);
-    out.extend_from_slice(&name.as_bytes()[..3]);
-    out.extend_from_slice(b", ");
-    out.extend_from_slice(&r[2..4]); // DD
-    out.push(b' ');
-    out.extend_from_slice(&r[5..8]); // Mon
-    out.push(b' ');
-    out.extend_from_slice(&year_digits(year));
-    out.extend_from_slice(&r[11..]); // " hh:mm:ss GMT"
+    let [y0, y1, y2, y3] = year_digits(year);
+    let [n0, n1, n2, ..] = *name else { return None };
+    // `Sun, DD Mon YYYY hh:mm:ss GMT`
+    #[rustfmt::skip]
+    let out = [
+        n0, n1, n2, b',', b' ', r[2], r[3], b' ', r[5], r[6], r[7], b' ', y0, y1, y2, y3,
+        r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23],
+    ];
     Some(out)
 }
 
 /// Seconds since the epoch of text httpdate accepts, or `None`.
 fn httpdate_secs(text: &[u8]) -> Option<f64> {
-    let s = std::str::from_utf8(text).ok()?;
+    let s = core::str::from_utf8(text).ok()?;
     let t = httpdate::parse_http_date(s).ok()?;
     let d = t.duration_since(std::time::UNIX_EPOCH).ok()?;
     Some(d.as_secs() as f64)
@@ -148,35 +169,52 @@ fn httpdate_secs(text: &[u8]) -> Option<f64> {
 /// of an RFC 850 two-digit year. `None` for anything that is not an HTTP-date
 /// (surrounding SP/HTAB are ignored).
 pub fn parse_http_date_ms(text: &str, now_ms: f64) -> Option<f64> {
-    let s = trim_ows(text).as_bytes();
-    if !s.is_ascii() {
+    date_ms(trim_ows(text.as_bytes()), now_ms)
+}
+
+/// [`parse_http_date_ms`] of trimmed text (bytes or UTF-16 code units): copied
+/// into a fixed buffer (an HTTP-date is at most 33 ASCII bytes), no allocation.
+fn date_ms<T: Copy + Into<u32>>(text: &[T], now_ms: f64) -> Option<f64> {
+    if text.len() > MAX_DATE_LEN {
         return None;
     }
+    let mut bytes = [0u8; MAX_DATE_LEN];
+    for (slot, &u) in bytes.iter_mut().zip(text) {
+        *slot = u8::try_from(u.into()).ok().filter(u8::is_ascii)?;
+    }
+    let s = bytes.get(..text.len())?;
     // Normalise to IMF-fixdate (29 bytes, year at 12..16) or asctime (24 bytes, year at 20..24).
-    let (mut buf, year_at) = if s.len() == 29 && s[3] == b',' {
-        (s.to_vec(), 12)
-    } else if s.len() == 24 && s[3] == b' ' {
-        (s.to_vec(), 20)
+    let mut buf = [0u8; IMF_LEN];
+    let (len, year_at) = if s.len() == IMF_LEN && s.get(3) == Some(&b',') {
+        buf = <[u8; IMF_LEN]>::try_from(s).ok()?;
+        (IMF_LEN, 12)
+    } else if s.len() == ASCTIME_LEN && s.get(3) == Some(&b' ') {
+        *buf.first_chunk_mut::<ASCTIME_LEN>()? = <[u8; ASCTIME_LEN]>::try_from(s).ok()?;
+        (ASCTIME_LEN, 20)
     } else {
-        (rfc850_to_imf(s, year_of(now_ms)?)?, 12)
+        buf = rfc850_to_imf(s, year_of(now_ms)?)?;
+        (IMF_LEN, 12)
     };
-    let year = four_digits(&buf[year_at..year_at + 4])?;
+    let buf = buf.get_mut(..len)?;
+    let year_slot: &mut [u8; 4] = buf.get_mut(year_at..year_at + 4)?.try_into().ok()?;
+    let year = four_digits(*year_slot)?;
     // Move the year into httpdate's range by whole 400-year cycles (same calendar).
     let cycles = (year - 1970).div_euclid(400);
     let shifted = year - 400 * cycles;
-    buf[year_at..year_at + 4].copy_from_slice(&year_digits(shifted));
+    *year_slot = year_digits(shifted);
     let offset_ms = (cycles * CYCLE_DAYS) as f64 * DAY_MS;
 
-    if let Some(secs) = httpdate_secs(&buf) {
+    if let Some(secs) = httpdate_secs(buf) {
         return Some(secs * 1000.0 + offset_ms);
     }
     // A valid day name that does not match the date: let the date decide.
-    if !SHORT_DAYS.iter().any(|d| buf[..3] == d[..]) {
+    let name: [u8; 3] = buf.first_chunk::<3>().copied()?;
+    if !SHORT_DAYS.iter().any(|d| **d == name) {
         return None;
     }
     for day in SHORT_DAYS {
-        buf[..3].copy_from_slice(day);
-        if let Some(secs) = httpdate_secs(&buf) {
+        *buf.first_chunk_mut::<3>()? = *day;
+        if let Some(secs) = httpdate_secs(buf) {
             return Some(secs * 1000.0 + offset_ms);
         }
     }
@@ -188,14 +226,21 @@ pub fn parse_http_date_ms(text: &str, now_ms: f64) -> Option<f64> {
 /// `None` for anything else: empty text, a sign, a decimal point, garbage,
 /// or a non-finite `now_ms`. Never `NaN`.
 pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
+    retry_after_units(value.as_bytes(), now_ms)
+}
+
+/// [`retry_after_ms`] of a field value given as bytes (UTF-8) or UTF-16 code
+/// units (a JavaScript string's own units): what the wasm build uses.
+/// Allocation-free: delay-seconds of any length, dates through a fixed buffer.
+pub fn retry_after_units<T: Copy + Into<u32>>(value: &[T], now_ms: f64) -> Option<f64> {
     if !now_ms.is_finite() {
         return None;
     }
     let v = trim_ows(value);
-    if let Some(ms) = delay_seconds_ms(v) {
+    if let Some(ms) = delay_seconds_units(v) {
         return Some(ms);
     }
-    parse_http_date_ms(v, now_ms).map(|t| (t - now_ms).max(0.0))
+    date_ms(v, now_ms).map(|t| (t - now_ms).max(0.0))
 }
 
 #[cfg(test)]
@@ -348,6 +393,27 @@ mod tests {
         }
         assert_eq!(retry_after_ms("120", f64::NAN), None);
         assert_eq!(retry_after_ms("120", f64::INFINITY), None);
+    }
+
+    #[test]
+    fn utf16_units_agree_with_text() {
+        for text in [
+            "120",
+            " Sun, 06 Nov 1994 08:49:37 GMT\t",
+            "Sunday, 29-Nov-26 00:01:00 GMT",
+            "Sun Nov  6 08:49:37 1994",
+            "x",
+            "١٢",
+        ] {
+            let units: Vec<u16> = text.encode_utf16().collect();
+            assert_eq!(retry_after_units(&units, NOW), retry_after_ms(text, NOW), "{text:?}");
+        }
+        let long: Vec<u16> = "9".repeat(10_000).encode_utf16().collect();
+        assert_eq!(retry_after_units(&long, NOW), Some(f64::INFINITY));
+        // A unit whose low byte is ASCII is not ASCII.
+        let mut units: Vec<u16> = "Sun, 06 Nov 1994 08:49:37 GMT".encode_utf16().collect();
+        units[0] = 0x0153;
+        assert_eq!(retry_after_units(&units, NOW), None);
     }
 
     #[test]

@@ -335,3 +335,28 @@ fn integer_amounts_round_exactly_like_a_correct_parse() {
         })
         .unwrap();
 }
+
+#[test]
+fn utf16_text_paths_agree_with_str_paths() {
+    // What the wasm build parses (UTF-16 code units) against the `&str` parsers,
+    // on text built from the characters that matter: digits, signs, unit letters,
+    // spaces JavaScript trims and some it does not, date punctuation.
+    #[rustfmt::skip]
+    let piece = prop::sample::select(vec![
+        "0", "1", "5", "9", "-", "+", " ", "\t", "\n", "\u{A0}", "\u{FEFF}", "\u{3000}", "\u{2028}", "\u{85}", "\u{180E}",
+        "ms", "s", "m", "h", "d", "w", " second", " minutes", " weeks", "x", ".", ",", ":", "GMT", "Sun", "Nov", "é",
+        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    ]);
+    let text = prop::collection::vec(piece, 0..8).prop_map(|p| p.concat());
+    runner(CASES)
+        .run(&text, |t| {
+            let units: Vec<u16> = t.encode_utf16().collect();
+            let (a, b) = (super::duration::parse_units(&units), parse(&t));
+            prop_assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{:?}", t);
+            let now = 1_795_910_400_000.0;
+            let (a, b) = (super::http_date::retry_after_units(&units, now), super::http_date::retry_after_ms(&t, now));
+            prop_assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{:?}", t);
+            Ok(())
+        })
+        .unwrap();
+}

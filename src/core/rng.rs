@@ -78,6 +78,13 @@ impl SeedHash {
         self
     }
 
+    /// [`SeedHash::update`] over a slice of code units: one shared copy of the
+    /// loop for every caller (the wasm build stays small).
+    #[inline(never)]
+    pub fn update_units(self, units: &[u16]) -> Self {
+        self.update(units.iter().copied())
+    }
+
     /// The final mix and the sfc32 state `[a^b^c^d, b^a, c^a, d^a]`.
     pub fn finish(self) -> [u32; 4] {
         let [mut a, mut b, mut c, mut d] = self.h;
@@ -104,21 +111,49 @@ pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
     if n.is_nan() || n.abs() >= 1e21 || n.trunc() != n {
         return None;
     }
-    let mut v = n.abs() as u128;
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
+    // |n| = m * 2^e with m < 2^53 (halving an integer double >= 2^53 is exact),
+    // e <= 17. Decimal digits of m, then doubled e times: no 128-bit division.
+    let (mut m, mut e) = (n.abs(), 0u32);
+    while m >= 9_007_199_254_740_992.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    let mut v = m as u64;
+    // Little-endian decimal digits; |n| < 1e21 has at most 21. (Loops bounded
+    // by the digit count, not unrolled over the whole array.)
+    let mut digits = [0u8; 22];
+    let mut len = 0;
+    while let Some(d) = digits.get_mut(len) {
+        *d = (v % 10) as u8;
         v /= 10;
+        len += 1;
         if v == 0 {
             break;
         }
     }
-    if n < 0.0 {
-        i -= 1;
-        buf[i] = b'-';
+    for _ in 0..e {
+        let mut carry = 0u8;
+        for d in digits.iter_mut().take(len) {
+            let x = *d * 2 + carry;
+            *d = x % 10;
+            carry = x / 10;
+        }
+        if carry != 0
+            && let Some(d) = digits.get_mut(len)
+        {
+            *d = carry;
+            len += 1;
+        }
     }
-    Some(&buf[i..])
+    let negative = n < 0.0;
+    let start = buf.len() - len - usize::from(negative);
+    for (slot, d) in buf.iter_mut().rev().zip(digits.iter().take(len)) {
+        *slot = b'0' + d;
+    }
+    if negative && let Some(slot) = buf.get_mut(start) {
+        *slot = b'-';
+    }
+    buf.get(start..)
 }
 
 /// The keyed draw of issue 8: the first `next()` of the stream seeded with
@@ -144,7 +179,10 @@ impl Keyed {
     pub fn draw(&self, n: f64) -> Option<f64> {
         let mut buf = [0u8; 24];
         let text = js_integer_text(n, &mut buf)?;
-        Some(keyed_draw(self.prefix, text.iter().map(|&b| u16::from(b))))
+        let mut units = [0u16; 24];
+        units.iter_mut().zip(text).for_each(|(u, &b)| *u = u16::from(b));
+        let units = units.get(..text.len())?;
+        Some(Sfc32::from_words(self.prefix.update_units(units).finish()).next())
     }
 }
 
@@ -255,6 +293,18 @@ mod tests {
         assert_eq!(js_integer_text(1e20, &mut buf), Some(&b"100000000000000000000"[..]));
         assert_eq!(js_integer_text(-42.0, &mut buf), Some(&b"-42"[..]));
         assert_eq!(js_integer_text(f64::NAN, &mut buf), None);
+        for n in [
+            0.0,
+            7.0,
+            -1.0,
+            9_007_199_254_740_993.0,
+            123_456_789_012_345_680_000.0,
+            999_999_999_999_999_900_000.0,
+            -5e20,
+        ] {
+            let text = core::str::from_utf8(js_integer_text(n, &mut buf).unwrap()).unwrap().to_owned();
+            assert_eq!(text, format!("{n:.0}"), "{n}");
+        }
     }
 
     #[test]

@@ -1,0 +1,106 @@
+//! Text across the boundary: one scratch buffer of UTF-16 code units that the
+//! JS wrappers fill (`js/abi.ts`, `text`), and the exports that read it:
+//! duration text and `Retry-After` values.
+
+use wasm_bindgen::prelude::*;
+
+use super::Static;
+use crate::core::{duration, http_date};
+
+/// Code units the static buffer holds; longer text goes to pages grown for it.
+pub const TEXT_CAPACITY: usize = 256;
+
+static TEXT: Static<[u16; TEXT_CAPACITY]> = Static::new([0; TEXT_CAPACITY]);
+
+/// Pages grown for text longer than [`TEXT_CAPACITY`]: (address, code units).
+static LARGE: Static<(usize, usize)> = Static::new((0, 0));
+
+/// Where the text of the next call lives: (address, code units it can hold).
+static CURRENT: Static<(usize, usize)> = Static::new((0, 0));
+
+/// The address where the JS wrapper writes `len` UTF-16 code units for the next
+/// call that takes text (`parseDuration`, `streamSeed`, …), or 0 when memory
+/// cannot grow to hold them. Text up to [`TEXT_CAPACITY`] units uses a static
+/// buffer; longer text uses whole pages grown once and reused for every text
+/// that fits them (memory grows only when a longer text than ever before comes;
+/// nothing else in this module uses memory above the static data).
+#[wasm_bindgen(js_name = textBuffer)]
+pub fn text_buffer(len: u32) -> u32 {
+    let len = len as usize;
+    let at = if len <= TEXT_CAPACITY {
+        (TEXT.0.get() as usize, TEXT_CAPACITY)
+    } else {
+        LARGE.with(|large| {
+            if large.1 < len {
+                *large = grow(len).unwrap_or((0, 0));
+            }
+            *large
+        })
+    };
+    CURRENT.with(|c| *c = at);
+    at.0 as u32
+}
+
+/// Grows memory by enough pages for `len` code units: (address, capacity).
+fn grow(len: usize) -> Option<(usize, usize)> {
+    const PAGE: usize = 65_536;
+    let pages = len.checked_mul(2)?.div_ceil(PAGE);
+    let old = grow_pages(pages)?;
+    Some((old.checked_mul(PAGE)?, pages.checked_mul(PAGE / 2)?))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn grow_pages(pages: usize) -> Option<usize> {
+    let old = core::arch::wasm32::memory_grow(0, pages);
+    if old == usize::MAX { None } else { Some(old) }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn grow_pages(_pages: usize) -> Option<usize> {
+    None
+}
+
+/// The `len` code units the JS wrapper wrote at [`text_buffer`]'s address;
+/// `None` when `len` exceeds what that address holds (memory could not grow).
+pub fn text(len: u32) -> Option<&'static [u16]> {
+    let (at, capacity) = CURRENT.with(|c| *c);
+    let len = len as usize;
+    if at == 0 || len > capacity {
+        return None;
+    }
+    // SAFETY: `at` is the static buffer or pages grown for text, holding
+    // `capacity >= len` code units; they are only written by the JS wrapper
+    // between calls, never while this slice is alive (one thread, no JS calls).
+    Some(unsafe { core::slice::from_raw_parts(at as *const u16, len) })
+}
+
+/// Writes `units` into the text buffer as the JS wrapper would (for the wasm
+/// tests); returns their length, or `None` when they do not fit.
+pub fn write_text(units: &[u16]) -> Option<u32> {
+    let len = u32::try_from(units.len()).ok()?;
+    let at = text_buffer(len);
+    if at == 0 {
+        return None;
+    }
+    // SAFETY: `text_buffer` made room for `len` code units at `at`.
+    let dst = unsafe { core::slice::from_raw_parts_mut(at as *mut u16, units.len()) };
+    dst.iter_mut().zip(units).for_each(|(d, u)| *d = *u);
+    Some(len)
+}
+
+/// Milliseconds of the duration text in the text buffer (`len` code units),
+/// or `NaN` when it is not a duration (API.md section 4; the JS wrapper turns
+/// `NaN` into a failure result). Never traps, whatever the text.
+#[wasm_bindgen(js_name = parseDuration)]
+pub fn parse_duration(len: u32) -> f64 {
+    text(len).and_then(duration::parse_units).unwrap_or(f64::NAN)
+}
+
+/// The wait in ms a `Retry-After` field value (in the text buffer, `len` code
+/// units) asks for at `now` (ms since the epoch): delay-seconds × 1000, or an
+/// HTTP-date minus `now` (0 when past); `NaN` for anything else (the JS wrapper
+/// returns `undefined` then). Never traps.
+#[wasm_bindgen(js_name = retryAfterValueMs)]
+pub fn retry_after_value_ms(len: u32, now: f64) -> f64 {
+    text(len).and_then(|t| http_date::retry_after_units(t, now)).unwrap_or(f64::NAN)
+}

@@ -1,0 +1,43 @@
+// The numbers-only wasm boundary (js/abi.ts, src/bindings): text of any length
+// through the scratch buffer (long text goes to pages grown for it), result and
+// error slots read correctly after memory grew, and values that wasm converts
+// to numbers (an attempt given as text) treated as every export treats them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as m from "../../pkg/dist/esm/index.js";
+import { __wasmMemoryBytes } from "../../pkg/dist/esm/wasm.js";
+
+test("long text: durations, seeds and Retry-After values of any length", () => {
+  assert.deepEqual(m.parseDuration("9".repeat(100_000)), { status: "success", data: Infinity });
+  assert.deepEqual(m.parseDuration(" ".repeat(50_000) + "5s" + "\u3000".repeat(50_000)), { status: "success", data: 5000 });
+  assert.equal(m.parseDuration("x".repeat(100_000)).status, "failure");
+  assert.equal(m.retryAfterMs("9".repeat(100_000), 0), Infinity);
+  assert.equal(m.retryAfterMs("Sun, 06 Nov 1994 08:49:37 GMT" + " ".repeat(100_000), 784111777000), 0);
+  const long = "seed ".repeat(40_000);
+  const a = m.createRandom(long);
+  const b = m.createRandom(long);
+  assert.equal(a.next(), b.next());
+  assert.notEqual(m.createRandom(long + "x").next(), m.createRandom(long).next());
+  // a long text followed by a short one: the short one is read from the static buffer
+  assert.deepEqual(m.parseDuration("7 minutes"), { status: "success", data: 420_000 });
+});
+
+test("after memory grew, results and errors are still read right", () => {
+  const before = __wasmMemoryBytes();
+  m.parseDuration("1".repeat(before)); // more code units than the memory had bytes: it must grow
+  assert.ok(__wasmMemoryBytes() > before);
+  assert.deepEqual(m.Backoff.exponential("1 second").cap("5 seconds").jitter("equal").bounds(3), { nominal: 4000, min: 2000, max: 4000 });
+  assert.throws(() => m.createBackoff({ base: 100, factor: 0.5 }), {
+    name: "RangeError",
+    message: "factor must be a finite number >= 1; received 0.5",
+  });
+  assert.throws(() => m.nextDelayMs(0), { name: "SigilError", code: "invalid_argument", message: "attempt must be an integer >= 1; received 0" });
+  assert.deepEqual(m.retrySchedule(), [1000, 2000, 4000, 8000, 16000, 32000, 64000]);
+});
+
+test("an attempt given as text is the number wasm converts it to, keyed draws included", () => {
+  const p = m.Backoff.exponential(100).cap(1000).jitter(0.3).seed(1);
+  assert.equal(p.delay("9".repeat(400)), p.delay(Infinity));
+  assert.equal(p.delay("2.5"), p.delay(2.5));
+  assert.equal(p.delay(" 3 "), p.delay(3));
+});
