@@ -18,6 +18,7 @@
 // see bench/README.md, "Size"). The command (dist/esm/cli.js) is a bundle of its own.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { buildSync } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -48,7 +49,7 @@ const entries = Object.values(manifest.exports)
 // wrappers, which would stop application bundlers from dropping the parts of the
 // package an app does not import (measured: see bench/README.md, "Size").
 const minified = {
-  bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: "none",
+  bundle: true, minify: true, legalComments: "none",
   sourcemap: "linked", sourcesContent: true, logLevel: "warning",
 };
 const banner = `/* backoff-wasm ${manifest.version} (MIT). Minified; the source map beside this file maps it to js/*.ts. */`;
@@ -63,35 +64,43 @@ function staged(name, loader, extra = {}) {
   return dir;
 }
 
-/** Names each entry point exports (values only; types live in the .d.ts). */
-function exportNames(dir) {
-  return Object.fromEntries(entries.map((e) => {
-    const r = buildSync({ entryPoints: [join(dir, `${e}.js`)], bundle: true, write: false, metafile: true, format: "esm", platform: "neutral", external: ["node:*", "*.wasm"], logLevel: "silent" });
-    return [e, Object.values(r.metafile.outputs)[0].exports];
-  }));
+/**
+ * Every other entry point's names as names of the main entry (`.`, index.js), which
+ * exports them all: `[name, nameInIndex]` pairs (`/duration`'s `parse` is the
+ * index's `parseDuration`), found by importing the staged ESM modules and matching
+ * the values themselves.
+ */
+async function namesInIndex(dir) {
+  const mods = {};
+  for (const e of entries) mods[e] = await import(pathToFileURL(join(dir, `${e}.js`)).href);
+  const index = Object.entries(mods.index);
+  return Object.fromEntries(entries.map((e) => [e, Object.entries(mods[e]).map(([n, v]) => {
+    if (mods.index[n] === v && n in mods.index) return [n, n];
+    const same = index.find(([, w]) => (typeof v === "function" || typeof v === "object") && w === v);
+    if (!same) throw new Error(`assemble: ${e} exports ${n}, which index.js does not export`);
+    return [n, same[0]];
+  })]));
 }
 
 /**
- * The tree's bundle: a staged `all.js` re-exports every entry's names under short
- * aliases (`e<entry>_<i>`), and each entry file maps them back.
+ * The tree's one module, index.js (the main entry bundled with the tree's loader,
+ * plus the internal `__wasmMemoryBytes` for the leak tests), and each other entry
+ * point as a file re-exporting its names from it.
  */
-function tree(name, loader, { format = "esm", extra, external = [] } = {}) {
+function tree(name, loader, names, { format = "esm", extra, external = [] } = {}) {
   const dir = staged(name, loader, extra);
-  const names = exportNames(dir);
-  const alias = (e, i) => `e${entries.indexOf(e)}_${i}`;
-  const all = entries.map((e) => `export { ${names[e].map((n, i) => `${n} as ${alias(e, i)}`).join(", ")} } from "./${e}.js";`);
-  all.push(`export { __wasmMemoryBytes } from "./wasm.js";`);
-  writeFileSync(join(dir, "all.js"), all.join("\n") + "\n");
+  writeFileSync(join(dir, "all.js"), `export * from "./index.js";\nexport { __wasmMemoryBytes } from "./wasm.js";\n`);
   const out = join(pkg, "dist", name);
   buildSync({
-    ...minified, entryPoints: [join(dir, "all.js")], outfile: join(out, "backoff-wasm.js"), format,
+    ...minified, entryPoints: [join(dir, "all.js")], outfile: join(out, "index.js"), format,
     platform: format === "cjs" ? "node" : "neutral", target: format === "cjs" ? "node20" : "es2022",
     external: ["node:*", ...external], banner: { js: banner },
   });
-  for (const e of entries) {
+  for (const e of entries.filter((e) => e !== "index")) {
+    const pairs = names[e];
     const text = format === "cjs"
-      ? `"use strict";\nconst m = require("./backoff-wasm.js");\n${names[e].map((n, i) => `exports.${n} = m.${alias(e, i)};`).join("\n")}\n`
-      : `export { ${names[e].map((n, i) => `${alias(e, i)} as ${n}`).join(", ")} } from "./backoff-wasm.js";\n`;
+      ? `"use strict";\nconst m = require("./index.js");\n${pairs.map(([n, k]) => `exports.${n} = m.${k};`).join("\n")}\n`
+      : `export { ${pairs.map(([n, k]) => (n === k ? n : `${k} as ${n}`)).join(", ")} } from "./index.js";\n`;
     writeFileSync(join(out, `${e}.js`), text);
   }
   return out;
@@ -100,14 +109,16 @@ function tree(name, loader, { format = "esm", extra, external = [] } = {}) {
 /** Wasm bytes as hex text: unlike base64 it keeps byte alignment, so gzip still finds the repeats (~8 % over the raw wasm's gzip; base64 ~30 %). */
 const hex = wasmBytes.toString("hex");
 
-tree("esm", "node.js");
-tree("browser", "browser.js", { extra: { "wasm-inline.js": `export const wasmHex = "${hex}";\n` } });
-tree("workerd", "workerd.js", { external: ["*.wasm"] });
-const cjs = tree("cjs", "cjs.js", { format: "cjs" });
+cpSync(join(bindgen, "backoff_wasm_bg.wasm"), join(stage, "backoff_wasm_bg.wasm")); // for the staged Node loader
+const names = await namesInIndex(staged("names", "node.js"));
+tree("esm", "node.js", names);
+tree("browser", "browser.js", names, { extra: { "wasm-inline.js": `export const wasmHex = "${hex}";\n` } });
+tree("workerd", "workerd.js", names, { external: ["*.wasm"] });
+const cjs = tree("cjs", "cjs.js", names, { format: "cjs" });
 writeFileSync(join(cjs, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 
 // Source map paths: the staged copies stand for js/*.ts (their text is in sourcesContent).
-for (const file of ["esm/backoff-wasm.js.map", "browser/backoff-wasm.js.map", "workerd/backoff-wasm.js.map", "cjs/backoff-wasm.js.map"]) {
+for (const file of ["esm/index.js.map", "browser/index.js.map", "workerd/index.js.map", "cjs/index.js.map"]) {
   const path = join(pkg, "dist", file);
   const map = JSON.parse(readFileSync(path, "utf8"));
   map.sources = map.sources.map((s) => s.replace(/^(\.\.\/)+build\/(js|stage\/\w+)\//, "../../js/"));
