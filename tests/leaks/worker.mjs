@@ -3,9 +3,9 @@
 // process RSS after a warm-up tenth and at the end (after gc() and letting
 // FinalizationRegistry callbacks run).
 //   node --expose-gc worker.mjs policies|streams|disposed-streams [N]
+import { wasmMemoryBytes as __wasmMemoryBytes } from "../wasm-memory.mjs"; // first: it watches the package's instance
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 import { createRandom } from "../../pkg/dist/esm/random.js";
-import { __wasmMemoryBytes } from "../../pkg/dist/esm/backoff-wasm.js";
 
 const kind = process.argv[2];
 const N = Number(process.argv[3] ?? 1_000_000);
