@@ -159,8 +159,9 @@ export class Backoff implements Iterable<number> {
   readonly #random: RandomOption | undefined;
   readonly #source: number;
 
-  /** @internal Use `createBackoff` or the static factories. */
+  /** Use `createBackoff` or the static factories. @throws TypeError when `options` is not an object. */
   private constructor(options: Record<string, unknown>, fluent: boolean) {
+    if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
     const p = compile(options, fluent);
     const random = options.random as RandomOption | undefined;
     let source = SOURCE_DEFAULT;

@@ -116,7 +116,8 @@ function bar(cells: number, full: string): string {
 /** The schedule as a Unicode bar chart within 80 columns. */
 function barChart(policy: Backoff, rows: Row[], total: number): string {
   const bounds = rows.map((r) => policy.bounds(r.retry));
-  const top = Math.max(1, ...bounds.map((b) => b.max));
+  // Scaled to the largest finite wait; an infinite one (an overflowed curve) is a full bar.
+  const top = Math.max(1, ...bounds.map((b) => b.max).filter(Number.isFinite));
   const cells = (ms: number) => (Math.min(ms, top) / top) * BAR;
   const lines = rows.map((r, i) => {
     const b = bounds[i] as ReturnType<Backoff["bounds"]>;

@@ -50,9 +50,14 @@ Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
  */
 function quote(text: unknown): string {
   try {
-    return String(JSON.stringify(text));
+    return typeof text === "string" ? quoteShort(text) : String(JSON.stringify(text));
   } catch {
-    return typeof text === "bigint" ? `${text}n` : Object.prototype.toString.call(text);
+    if (typeof text === "bigint") return `${text}n`;
+    try {
+      return Object.prototype.toString.call(text);
+    } catch {
+      return "[object]"; // a revoked Proxy
+    }
   }
 }
 
@@ -90,11 +95,19 @@ const SIGIL = 2;
  * A short, exact description of a received value for error messages:
  * strings quoted (JSON), numbers as JavaScript prints them, otherwise the kind.
  */
+/** Longest text quoted whole in a message; longer text is cut (a config value must not flood logs). */
+const QUOTE_MAX = 100;
+
+/** `JSON.stringify(s)`, or its first {@link QUOTE_MAX} code units and the full length. */
+function quoteShort(s: string): string {
+  return s.length <= QUOTE_MAX ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, QUOTE_MAX))}… (${s.length} characters)`;
+}
+
 function describe(v: unknown): string {
   switch (tag(v)) {
     case 0: return "undefined";
     case 1: case 3: return String(v);
-    case 2: return JSON.stringify(v);
+    case 2: return quoteShort(v as string);
     case 4: return "null";
     case 5: return "a function";
     case 6: return "an array";
@@ -142,5 +155,12 @@ export const BACKOFF_OPTIONS = 1;
 
 /** Rejects own enumerable keys of `options` that are not option names (typos must not pass silently). @internal */
 export function knownKeys(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): void {
-  for (const key of Object.keys(options)) if (wasm.optionName(surface, text(key)) !== 0) fail([key]);
+  let keys: string[];
+  try {
+    keys = Object.keys(options);
+  } catch {
+    // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
+    throw error(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
+  }
+  for (const key of keys) if (wasm.optionName(surface, text(key)) !== 0) fail([key]);
 }
