@@ -175,7 +175,14 @@ export class Backoff implements Iterable<number> {
 
   /** @internal */
   static create(options: BackoffOptions, fluent = false): Backoff {
-    return new Backoff({ ...(options as object) }, fluent);
+    let copy: Record<string, unknown>;
+    try {
+      copy = { ...(options as object) };
+    } catch {
+      // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
+      throw invalid(TYPE, "options", "an object whose keys can be listed", options);
+    }
+    return new Backoff(copy, fluent);
   }
 
   /** The same wait every time. @throws RangeError/TypeError for a bad interval. */

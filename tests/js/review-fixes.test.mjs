@@ -81,3 +81,47 @@ test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
   const delays = JSON.parse(keyed.stdout).retries.map((r) => r.delayMs);
   assert.deepEqual(delays, esm.createBackoff({ base: 1000, max: 3_600_000, jitter: 0.2, seed: "demo", maxAttempts: 4 }).schedule());
 });
+
+// Second review (after the 20 KB size work).
+
+test("a long received value is cut in the message: its first 100 code units and its length", () => {
+  const long = "a".repeat(1_000_000);
+  assert.throws(() => esm.createBackoff({ base: long }), {
+    name: "RangeError",
+    message: `base must be a non-negative finite duration (ms, or text such as "5 seconds"); received "${"a".repeat(100)}"… (1000000 characters)`,
+  });
+  assert.throws(() => esm.nextDelayMs(1, { baseDelayMs: "x".repeat(101) }), (e) => e instanceof esm.SigilError && e.message.endsWith(`received "${"x".repeat(100)}"… (101 characters)`));
+  assert.throws(() => esm.createBackoff({ base: "b".repeat(100) }), (e) => e.message.endsWith(`received "${"b".repeat(100)}"`), "100 code units are quoted whole");
+  const failure = esm.parseDuration("c".repeat(5000));
+  assert.equal(failure.error.text.length, 5000, "the error keeps the whole text");
+  assert.equal(failure.error.message, `Invalid duration: "${"c".repeat(100)}"… (5000 characters)`);
+});
+
+test("options whose keys cannot be listed (a revoked Proxy) get the package's error; parse never throws", () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.throws(() => esm.nextDelayMs(1, proxy), (e) => e instanceof esm.SigilError && e.code === "invalid_argument" && e.message === "options must be an object whose keys can be listed; received an object");
+  assert.throws(() => esm.retrySchedule(proxy), (e) => e instanceof esm.SigilError);
+  assert.throws(() => esm.createBackoff(proxy), { name: "TypeError", message: "options must be an object whose keys can be listed; received an object" });
+  const r = esm.parseDuration(proxy);
+  assert.equal(r.status, "failure");
+  assert.equal(r.error.message, "Invalid duration: [object]");
+  assert.deepEqual(esm.retrySchedule(), [1000, 2000, 4000, 8000, 16000, 32000, 64000], "the module keeps working");
+});
+
+test("new Backoff() is refused like createBackoff() (the constructor is private in the types)", () => {
+  for (const B of [esm.Backoff, cjs.Backoff]) {
+    assert.throws(() => new B(), { name: "TypeError", message: "options must be an object; received undefined" });
+    assert.throws(() => new B("1s"), { name: "TypeError", message: 'options must be an object; received "1s"' });
+  }
+});
+
+test("CLI --chart with waits that overflow to Infinity: finite rows scaled among themselves, infinite ones full", () => {
+  const r = spawnSync(process.execPath, [bin, "schedule", "--chart", "--base", "1", "--factor", "1e300", "--max", "none", "--attempts", "5"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split("\n");
+  assert.ok(!r.stdout.includes("undefined") && !r.stdout.includes("NaN"), r.stdout);
+  assert.match(lines[1], /^ {4}2 │█{44} 1e\+300 ms$/);
+  assert.match(lines[2], /^ {4}3 │█{44} Infinity$/);
+  assert.match(lines[0], /^ {4}1 │ {44} 1 ms$/);
+});
