@@ -117,11 +117,13 @@ pub fn rfc850_year(yy: i64, now_year: i64) -> i64 {
 
 /// Days in `month` (1–12) of proleptic Gregorian `year`.
 fn month_days(year: i64, month: i64) -> i64 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
+    if month == 2 {
+        // Leap years: multiples of 4, except centuries that are not multiples of 400.
+        28 + i64::from(year % if year % 100 == 0 { 400 } else { 4 } == 0)
+    } else {
+        // 31 for January, March, May, July, August, October, December: odd months
+        // up to July, even ones from August.
+        30 + ((month ^ month >> 3) & 1)
     }
 }
 
