@@ -106,8 +106,9 @@ pub fn seed_words<I: IntoIterator<Item = u16>>(units: I) -> [u32; 4] {
 
 /// The decimal text JavaScript writes for `n` (`String(n)`) when `n` is an
 /// integer with `|n| < 1e21` (`-0` is `"0"`); `None` for any other number,
-/// whose text the caller must get from JavaScript itself.
-pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
+/// whose text the caller must get from JavaScript itself. Written as bytes or
+/// as UTF-16 code units (what [`Keyed::draw`] hashes).
+pub fn js_integer_text<T: Copy + From<u8>>(n: f64, buf: &mut [T; 24]) -> Option<&[T]> {
     if n.is_nan() || n.abs() >= 1e21 || n.trunc() != n {
         return None;
     }
@@ -148,10 +149,10 @@ pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
     let negative = n < 0.0;
     let start = buf.len() - len - usize::from(negative);
     for (slot, d) in buf.iter_mut().rev().zip(digits.iter().take(len)) {
-        *slot = b'0' + d;
+        *slot = T::from(b'0' + d);
     }
     if negative && let Some(slot) = buf.get_mut(start) {
-        *slot = b'-';
+        *slot = T::from(b'-');
     }
     buf.get(start..)
 }
@@ -177,11 +178,8 @@ pub struct Keyed {
 impl Keyed {
     /// The draw for key `n`; `None` when `n` is not an integer below 1e21.
     pub fn draw(&self, n: f64) -> Option<f64> {
-        let mut buf = [0u8; 24];
-        let text = js_integer_text(n, &mut buf)?;
-        let mut units = [0u16; 24];
-        units.iter_mut().zip(text).for_each(|(u, &b)| *u = u16::from(b));
-        let units = units.get(..text.len())?;
+        let mut buf = [0u16; 24];
+        let units = js_integer_text(n, &mut buf)?;
         Some(Sfc32::from_words(self.prefix.update_units(units).finish()).next())
     }
 }
