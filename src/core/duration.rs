@@ -47,6 +47,10 @@ fn is_js_space_unit(u: u16) -> bool {
 }
 
 /// Whether `units` (bytes or UTF-16 code units) spell the ASCII text `ascii`.
+/// One shared copy: inlined, the name-table loops of its callers (units, option
+/// names, day and month names) were unrolled with a copy per entry (~400 B of
+/// wasm).
+#[inline(never)]
 pub(crate) fn eq_ascii<T: Copy + Into<u32>>(units: &[T], ascii: &[u8]) -> bool {
     units.len() == ascii.len() && units.iter().zip(ascii).all(|(&u, &b)| u.into() == u32::from(b))
 }
