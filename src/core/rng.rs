@@ -85,7 +85,9 @@ impl SeedHash {
         self.update(units.iter().copied())
     }
 
-    /// The final mix and the sfc32 state `[a^b^c^d, b^a, c^a, d^a]`.
+    /// The final mix and the sfc32 state `[a^b^c^d, b^a, c^a, d^a]` (one
+    /// shared copy for every caller).
+    #[inline(never)]
     pub fn finish(self) -> [u32; 4] {
         let [mut a, mut b, mut c, mut d] = self.h;
         a = (c ^ (a >> 18)).wrapping_mul(597_399_067);
