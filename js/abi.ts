@@ -114,7 +114,7 @@ export function keyPrefix(seed: unknown): [number, number, number, number] {
 export function keyedUnit(k: readonly number[], key: number): number {
   const [a, b, c, d] = k as [number, number, number, number];
   const r = wasm.keyedDraw(a, b, c, d, key);
-  // NaN: a key Rust cannot write as JavaScript does (not an integer below 1e21).
+  // NaN: a key Rust cannot write as JavaScript does (not an integer below 2^54).
   // `+key`: the number wasm saw (an attempt passed as text is converted, as by any export).
   return r === r ? r : wasm.keyedDrawText(a, b, c, d, text(String(+key)));
 }

@@ -368,7 +368,8 @@ pub fn unit_draw(lo: f64, hi: f64, r: f64) -> f64 {
 
 /// The keyed draw for `key` (the first draw of `"<seed> <String(key)>"`;
 /// `k0..k3` from `keyPrefix`), or `NaN` when `key` is not an integer below
-/// 1e21: then the wrapper writes JavaScript's `String(key)` to the text buffer
+/// 2^54 (above it JavaScript's digits need not be the exact value, see
+/// `rng::js_integer_text`): then the wrapper writes JavaScript's `String(key)` to the text buffer
 /// and calls `keyedDrawText`.
 #[wasm_bindgen(js_name = keyedDraw)]
 pub fn keyed_draw_js(k0: u32, k1: u32, k2: u32, k3: u32, key: f64) -> f64 {

@@ -47,34 +47,33 @@ fn is_js_space_unit(u: u16) -> bool {
 }
 
 /// Whether `units` (bytes or UTF-16 code units) spell the ASCII text `ascii`.
+/// One shared copy: inlined, the name-table loops of its callers (units, option
+/// names, day and month names) were unrolled with a copy per entry (~400 B of
+/// wasm).
+#[inline(never)]
 pub(crate) fn eq_ascii<T: Copy + Into<u32>>(units: &[T], ascii: &[u8]) -> bool {
     units.len() == ascii.len() && units.iter().zip(ascii).all(|(&u, &b)| u.into() == u32::from(b))
 }
 
-/// Long unit names with their milliseconds (days and weeks fixed 24 h and 7 d).
-const LONG_UNITS: [(&[u8], f64); 12] = [
-    (b"millisecond", 1.0),
-    (b"milliseconds", 1.0),
-    (b"second", 1_000.0),
-    (b"seconds", 1_000.0),
-    (b"minute", 60_000.0),
-    (b"minutes", 60_000.0),
-    (b"hour", 3_600_000.0),
-    (b"hours", 3_600_000.0),
-    (b"day", 86_400_000.0),
-    (b"days", 86_400_000.0),
-    (b"week", 604_800_000.0),
-    (b"weeks", 604_800_000.0),
+/// Units: short name, long name (singular; the plural adds `s`) and
+/// milliseconds (days and weeks fixed 24 h and 7 d).
+const UNITS: [(&[u8], &[u8], f64); 6] = [
+    (b"ms", b"millisecond", 1.0),
+    (b"s", b"second", 1_000.0),
+    (b"m", b"minute", 60_000.0),
+    (b"h", b"hour", 3_600_000.0),
+    (b"d", b"day", 86_400_000.0),
+    (b"w", b"week", 604_800_000.0),
 ];
-
-/// Short unit names with their milliseconds.
-const SHORT_UNITS: [(&[u8], f64); 6] =
-    [(b"ms", 1.0), (b"s", 1_000.0), (b"m", 60_000.0), (b"h", 3_600_000.0), (b"d", 86_400_000.0), (b"w", 604_800_000.0)];
 
 /// Milliseconds per unit, for short and long unit names (bytes or UTF-16 code units).
 fn unit_ms<T: Copy + Into<u32>>(unit: &[T], long: bool) -> Option<f64> {
-    let table: &[(&[u8], f64)] = if long { &LONG_UNITS } else { &SHORT_UNITS };
-    table.iter().find(|(name, _)| eq_ascii(unit, name)).map(|&(_, ms)| ms)
+    // A long name may end in one plural `s` (no singular long name ends in `s`).
+    let unit = match unit.split_last() {
+        Some((&s, singular)) if long && s.into() == u32::from(b's') => singular,
+        _ => unit,
+    };
+    UNITS.iter().find(|(short, name, _)| eq_ascii(unit, if long { name } else { short })).map(|&(.., ms)| ms)
 }
 
 /// Decimal digits beyond which an amount (no leading zeros) is at least

@@ -43,8 +43,12 @@ const DAY_MS: f64 = 86_400_000.0;
 const CYCLE_DAYS: i64 = 146_097;
 /// The largest |ms since the epoch| a JavaScript `Date` holds (ECMA-262 §21.4.1.1).
 const MAX_TIME_MS: f64 = 8.64e15;
+/// Day names of IMF-fixdate and asctime dates (RFC 9110 §5.6.7 `day-name`), Monday first.
 const SHORT_DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+/// Day names of RFC 850 dates (`day-name-l`), Monday first.
 const LONG_DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+/// Month names of the HTTP-date grammar (RFC 9110 §5.6.7), January first, three letters each.
+const MONTHS: &[u8] = b"JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /// Whether a byte or code unit is optional whitespace (SP or HTAB, RFC 9110 §5.6.3).
 fn is_ows<T: Copy + Into<u32>>(u: T) -> bool {
@@ -60,6 +64,11 @@ fn trim_ows<T: Copy + Into<u32>>(s: &[T]) -> &[T] {
     s.get(start..end).unwrap_or(&[])
 }
 
+/// The value of an ASCII digit byte or code unit (`None` for anything else).
+fn digit<T: Copy + Into<u32>>(u: T) -> Option<u32> {
+    u.into().checked_sub(u32::from(b'0')).filter(|d| *d < 10)
+}
+
 /// `delay-seconds = 1*DIGIT` as milliseconds (digits only: no sign, no
 /// decimals, no exponent). Very long digit strings give `Infinity`.
 pub fn delay_seconds_ms(text: &str) -> Option<f64> {
@@ -68,12 +77,11 @@ pub fn delay_seconds_ms(text: &str) -> Option<f64> {
 
 /// [`delay_seconds_ms`] over bytes or UTF-16 code units.
 fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
-    let digit = |u: T| u.into().checked_sub(u32::from(b'0')).filter(|d| *d < 10);
-    if text.is_empty() || !text.iter().all(|&u| digit(u).is_some()) {
+    if text.is_empty() {
         return None;
     }
     // Digit by digit (exact below 2^53 s; no float parser in the wasm).
-    let seconds = text.iter().fold(0.0, |acc: f64, &u| acc * 10.0 + f64::from(digit(u).unwrap_or(0)));
+    let seconds = text.iter().try_fold(0.0, |acc: f64, &u| Some(acc * 10.0 + f64::from(digit(u)?)))?;
     Some(seconds * 1000.0)
 }
 
@@ -107,83 +115,15 @@ pub fn rfc850_year(yy: i64, now_year: i64) -> i64 {
     }
 }
 
-/// A year in `0..=9999` as four ASCII digits (no formatting machinery in the wasm).
-fn year_digits(year: i64) -> [u8; 4] {
-    let y = year.clamp(0, 9999) as u16;
-    [b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8]
-}
-
-/// The longest HTTP-date text (RFC 850 with `Wednesday`): 33 bytes.
-const MAX_DATE_LEN: usize = 33;
-/// An IMF-fixdate is 29 bytes, with the year at 12..16.
-const IMF_LEN: usize = 29;
-/// An asctime date is 24 bytes, with the year at 20..24.
-const ASCTIME_LEN: usize = 24;
-
-/// Rewrites an RFC 850 date as IMF-fixdate text with the full year decided by
-/// [`rfc850_year`]; `None` when the text is not RFC 850-shaped. The fields copied
-/// verbatim (day, month, time) are validated by [`fixed_layout_ms`] afterwards.
-fn rfc850_to_imf(s: &[u8], now_year: i64) -> Option<[u8; IMF_LEN]> {
-    let comma = s.iter().position(|&b| b == b',')?;
-    let name = s.get(..comma)?;
-    if !LONG_DAYS.iter().any(|d| d.as_bytes() == name) {
-        return None;
-    }
-    // `, DD-Mon-YY hh:mm:ss GMT`
-    let r: &[u8; 24] = s.get(comma..)?.try_into().ok()?;
-    if r[1] != b' ' || r[4] != b'-' || r[8] != b'-' || r[11] != b' ' || &r[20..] != b" GMT" {
-        return None;
-    }
-    let (hi, lo) = (r[9], r[10]);
-    if !hi.is_ascii_digit() || !lo.is_ascii_digit() {
-        return None;
-    }
-    let year = rfc850_year(i64::from(hi - b'0') * 10 + i64::from(lo - b'0'), now_year);
-    if !(0..=9999).contains(&year) {
-        return None;
-    }
-    let [y0, y1, y2, y3] = year_digits(year);
-    let [n0, n1, n2, ..] = *name else { return None };
-    // `Sun, DD Mon YYYY hh:mm:ss GMT`
-    #[rustfmt::skip]
-    let out = [
-        n0, n1, n2, b',', b' ', r[2], r[3], b' ', r[5], r[6], r[7], b' ', y0, y1, y2, y3,
-        r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23],
-    ];
-    Some(out)
-}
-
-/// Month names of the HTTP-date grammar (RFC 9110 §5.6.7), January first.
-const MONTHS: [&[u8; 3]; 12] =
-    [b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec"];
-
-/// Whether byte `i` of `s` is `b`.
-fn is(s: &[u8], i: usize, b: u8) -> bool {
-    s.get(i) == Some(&b)
-}
-
-/// The number written by the ASCII digits `s[from..to]` (`None` if any is not a digit).
-fn digits(s: &[u8], from: usize, to: usize) -> Option<i64> {
-    let d = s.get(from..to)?;
-    if d.is_empty() || !d.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(d.iter().fold(0, |acc, b| acc * 10 + i64::from(b - b'0')))
-}
-
-/// The month (1–12) whose name is `s[at..at + 3]`.
-fn month(s: &[u8], at: usize) -> Option<i64> {
-    let name = s.get(at..at + 3)?;
-    MONTHS.iter().position(|m| &m[..] == name).map(|i| i as i64 + 1)
-}
-
 /// Days in `month` (1–12) of proleptic Gregorian `year`.
 fn month_days(year: i64, month: i64) -> i64 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
+    if month == 2 {
+        // Leap years: multiples of 4, except centuries that are not multiples of 400.
+        28 + i64::from(year % if year % 100 == 0 { 400 } else { 4 } == 0)
+    } else {
+        // 31 for January, March, May, July, August, October, December: odd months
+        // up to July, even ones from August.
+        30 + ((month ^ month >> 3) & 1)
     }
 }
 
@@ -209,33 +149,68 @@ fn civil_ms(year: i64, month: i64, day: i64, hour: i64, minute: i64, second: i64
     Some((days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second) as f64 * 1_000.0)
 }
 
-/// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) or asctime date
-/// (`Sun Nov  6 08:49:37 1994`, day `" 6"` or `"06"`) of any four-digit year, as
-/// ms since the epoch. The layout is checked byte for byte as httpdate's parser
-/// checks it; the day name must be one of the seven but need not be the date's.
-fn fixed_layout_ms(s: &[u8]) -> Option<f64> {
-    let name: &[u8; 3] = s.first_chunk()?;
-    if !SHORT_DAYS.contains(&name) {
+/// The three layouts of an HTTP-date (RFC 9110 §5.6.7), byte for byte as
+/// httpdate's parser checks them. A template byte is a class or a literal:
+///
+/// - `w`: a short day name (`Sun`), `l`: a long one followed by nothing else
+///   before the `,` (`Sunday`), `m`: a month name (`Nov`); a valid day name
+///   that is not the date's is accepted (module docs, difference 3);
+/// - `0`–`5`: one ASCII digit of field 0 day, 2 year, 3 hour, 4 minute, 5 second
+///   (field 1 is the month), most significant first;
+/// - `_`: SP or a digit of the day (asctime's `" 6"` or `"06"`);
+/// - any other byte: itself.
+///
+/// IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, asctime `Sun Nov  6 08:49:37 1994`
+/// (no zone: GMT), RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` (two-digit year,
+/// read by [`rfc850_year`]). No text matches two of them.
+const LAYOUTS: [&[u8]; 3] = [b"w, 00 m 2222 33:44:55 GMT", b"w m _0 33:44:55 2222", b"l, 00-m-22 33:44:55 GMT"];
+
+/// Whether `s[at..]` starts with the ASCII text `word`.
+fn has<T: Copy + Into<u32>>(s: &[T], at: usize, word: &[u8]) -> bool {
+    s.get(at..at + word.len()).is_some_and(|w| super::duration::eq_ascii(w, word))
+}
+
+/// An HTTP-date of `layout` (one of [`LAYOUTS`]) as ms since the epoch, or
+/// `None` when `s` does not match it or names no date; `now_ms` decides the
+/// century of an RFC 850 year.
+fn layout_ms<T: Copy + Into<u32>>(s: &[T], layout: &[u8], now_ms: f64) -> Option<f64> {
+    // Day, month, year, hour, minute, second.
+    let mut field = [0i64; 6];
+    let mut at = 0;
+    for &c in layout {
+        let u = s.get(at).copied()?.into();
+        at += match c {
+            b'w' => SHORT_DAYS.iter().find(|d| has(s, at, &d[..]))?.len(),
+            b'l' => LONG_DAYS.iter().find(|d| has(s, at, d.as_bytes()))?.len(),
+            b'm' => {
+                field[1] = MONTHS.chunks(3).position(|m| has(s, at, m))? as i64 + 1;
+                3
+            }
+            b'0'..=b'5' | b'_' => {
+                let (i, d) = if c == b'_' {
+                    (0, if u == u32::from(b' ') { Some(0) } else { digit(u) })
+                } else {
+                    (usize::from(c - b'0'), digit(u))
+                };
+                let f = field.get_mut(i)?;
+                *f = *f * 10 + i64::from(d?);
+                1
+            }
+            _ if u == u32::from(c) => 1,
+            _ => return None,
+        };
+    }
+    if at != s.len() {
         return None;
     }
-    if s.len() == IMF_LEN {
-        let layout = is(s, 3, b',') && is(s, 4, b' ') && is(s, 7, b' ') && is(s, 11, b' ') && is(s, 16, b' ');
-        if !layout || !is(s, 19, b':') || !is(s, 22, b':') || s.get(25..) != Some(b" GMT") {
+    let [day, month, mut year, hour, minute, second] = field;
+    if layout.first() == Some(&b'l') {
+        year = rfc850_year(year, year_of(now_ms)?);
+        if !(0..=9999).contains(&year) {
             return None;
         }
-        let (day, month, year) = (digits(s, 5, 7)?, month(s, 8)?, digits(s, 12, 16)?);
-        civil_ms(year, month, day, digits(s, 17, 19)?, digits(s, 20, 22)?, digits(s, 23, 25)?)
-    } else if s.len() == ASCTIME_LEN {
-        let layout = is(s, 3, b' ') && is(s, 7, b' ') && is(s, 10, b' ') && is(s, 19, b' ');
-        if !layout || !is(s, 13, b':') || !is(s, 16, b':') {
-            return None;
-        }
-        let day = if is(s, 8, b' ') { digits(s, 9, 10)? } else { digits(s, 8, 10)? };
-        let (month, year) = (month(s, 4)?, digits(s, 20, 24)?);
-        civil_ms(year, month, day, digits(s, 11, 13)?, digits(s, 14, 16)?, digits(s, 17, 19)?)
-    } else {
-        None
     }
+    civil_ms(year, month, day, hour, minute, second)
 }
 
 /// An HTTP-date in any of the three formats of RFC 9110 §5.6.7, as ms since the
@@ -246,22 +221,10 @@ pub fn parse_http_date_ms(text: &str, now_ms: f64) -> Option<f64> {
     date_ms(trim_ows(text.as_bytes()), now_ms)
 }
 
-/// [`parse_http_date_ms`] of trimmed text (bytes or UTF-16 code units): copied
-/// into a fixed buffer (an HTTP-date is at most 33 ASCII bytes), no allocation.
+/// [`parse_http_date_ms`] of trimmed text (bytes or UTF-16 code units), matched
+/// against each of the [`LAYOUTS`] in place: no copy, no allocation.
 fn date_ms<T: Copy + Into<u32>>(text: &[T], now_ms: f64) -> Option<f64> {
-    if text.len() > MAX_DATE_LEN {
-        return None;
-    }
-    let mut bytes = [0u8; MAX_DATE_LEN];
-    for (slot, &u) in bytes.iter_mut().zip(text) {
-        *slot = u8::try_from(u.into()).ok().filter(u8::is_ascii)?;
-    }
-    let s = bytes.get(..text.len())?;
-    // IMF-fixdate and asctime as they are; RFC 850 rewritten as IMF-fixdate with its full year.
-    if s.len() == IMF_LEN || s.len() == ASCTIME_LEN {
-        return fixed_layout_ms(s);
-    }
-    fixed_layout_ms(&rfc850_to_imf(s, year_of(now_ms)?)?)
+    LAYOUTS.iter().find_map(|layout| layout_ms(text, layout, now_ms))
 }
 
 /// The wait a `Retry-After` field value asks for, in ms, at time `now_ms`:

@@ -85,7 +85,9 @@ impl SeedHash {
         self.update(units.iter().copied())
     }
 
-    /// The final mix and the sfc32 state `[a^b^c^d, b^a, c^a, d^a]`.
+    /// The final mix and the sfc32 state `[a^b^c^d, b^a, c^a, d^a]` (one
+    /// shared copy for every caller).
+    #[inline(never)]
     pub fn finish(self) -> [u32; 4] {
         let [mut a, mut b, mut c, mut d] = self.h;
         a = (c ^ (a >> 18)).wrapping_mul(597_399_067);
@@ -104,54 +106,37 @@ pub fn seed_words<I: IntoIterator<Item = u16>>(units: I) -> [u32; 4] {
     SeedHash::new().update(units).finish()
 }
 
+/// 2^54. Below it consecutive doubles are at most 2 apart, so an integer's
+/// exact decimal digits are JavaScript's `String(n)` (the shortest digits that
+/// round-trip, ECMA-262 Number::toString: a shorter text would end in zeros,
+/// an even distance of at least 2 from `n`, which names another double). From
+/// 2^54 they can differ: `String(2 ** 60)` is `"1152921504606847000"`, while
+/// 2^60 is 1152921504606846976.
+const EXACT_TEXT_LIMIT: f64 = 18_014_398_509_481_984.0;
+
 /// The decimal text JavaScript writes for `n` (`String(n)`) when `n` is an
-/// integer with `|n| < 1e21` (`-0` is `"0"`); `None` for any other number,
-/// whose text the caller must get from JavaScript itself.
-pub fn js_integer_text(n: f64, buf: &mut [u8; 24]) -> Option<&[u8]> {
-    if n.is_nan() || n.abs() >= 1e21 || n.trunc() != n {
+/// integer with `|n| < 2^54` (`-0` is `"0"`); `None` for any other number,
+/// whose text the caller must get from JavaScript itself. Written as bytes or
+/// as UTF-16 code units (what [`Keyed::draw`] hashes).
+pub fn js_integer_text<T: Copy + From<u8>>(n: f64, buf: &mut [T; 24]) -> Option<&[T]> {
+    // NaN: `NaN != NaN`.
+    if n.abs() >= EXACT_TEXT_LIMIT || n.trunc() != n {
         return None;
     }
-    // |n| = m * 2^e with m < 2^53 (halving an integer double >= 2^53 is exact),
-    // e <= 17. Decimal digits of m, then doubled e times: no 128-bit division.
-    let (mut m, mut e) = (n.abs(), 0u32);
-    while m >= 9_007_199_254_740_992.0 {
-        m /= 2.0;
-        e += 1;
-    }
-    let mut v = m as u64;
-    // Little-endian decimal digits; |n| < 1e21 has at most 21. (Loops bounded
-    // by the digit count, not unrolled over the whole array.)
-    let mut digits = [0u8; 22];
-    let mut len = 0;
-    while let Some(d) = digits.get_mut(len) {
-        *d = (v % 10) as u8;
+    // At most 17 digits and a sign, written from the end of `buf`.
+    let mut v = n.abs() as u64;
+    let mut start = buf.len();
+    for slot in buf.iter_mut().rev() {
+        *slot = T::from(b'0' + (v % 10) as u8);
         v /= 10;
-        len += 1;
+        start -= 1;
         if v == 0 {
             break;
         }
     }
-    for _ in 0..e {
-        let mut carry = 0u8;
-        for d in digits.iter_mut().take(len) {
-            let x = *d * 2 + carry;
-            *d = x % 10;
-            carry = x / 10;
-        }
-        if carry != 0
-            && let Some(d) = digits.get_mut(len)
-        {
-            *d = carry;
-            len += 1;
-        }
-    }
-    let negative = n < 0.0;
-    let start = buf.len() - len - usize::from(negative);
-    for (slot, d) in buf.iter_mut().rev().zip(digits.iter().take(len)) {
-        *slot = b'0' + d;
-    }
-    if negative && let Some(slot) = buf.get_mut(start) {
-        *slot = b'-';
+    if n < 0.0 {
+        start -= 1;
+        *buf.get_mut(start)? = T::from(b'-');
     }
     buf.get(start..)
 }
@@ -175,13 +160,10 @@ pub struct Keyed {
 }
 
 impl Keyed {
-    /// The draw for key `n`; `None` when `n` is not an integer below 1e21.
+    /// The draw for key `n`; `None` when `n` is not an integer below 2^54.
     pub fn draw(&self, n: f64) -> Option<f64> {
-        let mut buf = [0u8; 24];
-        let text = js_integer_text(n, &mut buf)?;
-        let mut units = [0u16; 24];
-        units.iter_mut().zip(text).for_each(|(u, &b)| *u = u16::from(b));
-        let units = units.get(..text.len())?;
+        let mut buf = [0u16; 24];
+        let units = js_integer_text(n, &mut buf)?;
         Some(Sfc32::from_words(self.prefix.update_units(units).finish()).next())
     }
 }
@@ -284,24 +266,22 @@ mod tests {
         }
         assert_eq!(k.draw(2.5), None);
         assert_eq!(k.draw(1e21), None);
+        assert_eq!(k.draw(EXACT_TEXT_LIMIT), None);
     }
 
     #[test]
     fn integer_text_is_javascripts() {
         let mut buf = [0u8; 24];
         assert_eq!(js_integer_text(-0.0, &mut buf), Some(&b"0"[..]));
-        assert_eq!(js_integer_text(1e20, &mut buf), Some(&b"100000000000000000000"[..]));
         assert_eq!(js_integer_text(-42.0, &mut buf), Some(&b"-42"[..]));
         assert_eq!(js_integer_text(f64::NAN, &mut buf), None);
-        for n in [
-            0.0,
-            7.0,
-            -1.0,
-            9_007_199_254_740_993.0,
-            123_456_789_012_345_680_000.0,
-            999_999_999_999_999_900_000.0,
-            -5e20,
-        ] {
+        assert_eq!(js_integer_text(-18_014_398_509_481_982.0, &mut buf), Some(&b"-18014398509481982"[..]));
+        // From 2^54 JavaScript's shortest digits may not be the exact value
+        // (String(2 ** 60) is "1152921504606847000"): JavaScript writes those.
+        for n in [EXACT_TEXT_LIMIT, -EXACT_TEXT_LIMIT, 1_152_921_504_606_846_976.0, 1e20, 2.5, f64::INFINITY] {
+            assert_eq!(js_integer_text(n, &mut buf), None, "{n}");
+        }
+        for n in [0.0, 7.0, -1.0, 9_007_199_254_740_993.0, 9_007_199_254_740_994.0, 18_014_398_509_481_982.0] {
             let text = core::str::from_utf8(js_integer_text(n, &mut buf).unwrap()).unwrap().to_owned();
             assert_eq!(text, format!("{n:.0}"), "{n}");
         }

@@ -31,6 +31,12 @@ test("keyed draws: createBackoff ± / full / equal, and fluent .seed()", () => {
   assert.equal(full.delay(4), Math.round(0 + keyed("s", 4) * 8000));
   const equal = Backoff.exponential("1 second").jitter("equal").seed("s");
   assert.equal(equal.delay(4), Math.round(8000 / 2 + keyed("s", 4) * 8000 / 2));
+  // huge attempts: keyed on JavaScript's String(n), whose digits above 2^54 are
+  // not the exact value (String(2 ** 60) is "1152921504606847000")
+  const flat = createBackoff({ base: 1000, growth: "constant", jitter: "full", seed: "s" });
+  for (const n of [2 ** 53 + 2, 2 ** 54 - 2, 2 ** 54, 2 ** 60, 123456789012345680000, 1e20 + 2 ** 17]) {
+    assert.equal(flat.delay(n), Math.round(keyed("s", n) * 1000), String(n));
+  }
   // keyed on the attempt number as passed to delay(), free attempts included
   const free = createBackoff({ base: 100, free: 2, jitter: "full", seed: "f" });
   assert.equal(free.delay(2), 0);
