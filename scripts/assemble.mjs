@@ -49,7 +49,7 @@ const entries = Object.values(manifest.exports)
 // wrappers, which would stop application bundlers from dropping the parts of the
 // package an app does not import (measured: see bench/README.md, "Size").
 const minified = {
-  bundle: true, minify: true, legalComments: "none",
+  bundle: true, minify: true, keepNames: true, legalComments: "none",
   sourcemap: "linked", sourcesContent: true, logLevel: "warning",
 };
 const banner = `/* backoff-wasm ${manifest.version}, MIT */`;

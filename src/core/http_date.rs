@@ -249,7 +249,8 @@ pub fn retry_after_units<T: Copy + Into<u32>>(value: &[T], now_ms: f64) -> Optio
     date_ms(v, now_ms).map(|t| (t - now_ms).max(0.0))
 }
 
-#[cfg(test)]
+// Native only: httpdate, the oracle, is a native dev-dependency (the wasm build never links it).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 
