@@ -188,8 +188,13 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
     return 0;
   } catch (e) {
     // parseArgs' own errors: keep their first sentence ("Unknown option '--x'.").
-    const msg = e instanceof UsageError ? e.message : ((e as Error).message.replace(/^Option '(-[^']+)'/, "$1").split(". ")[0] as string);
-    err(`backoff-wasm: ${msg.split("\n")[0]}`);
+    const raw = (e as Error).message;
+    let msg = e instanceof UsageError ? raw : (raw.replace(/^Option '(-[^']+)'/, "$1").split(". ")[0] as string);
+    msg = msg.split("\n")[0] as string;
+    // A negative value after a space (`--base -1`) reads as an option: keep parseArgs' hint.
+    const dash = e instanceof UsageError ? null : /use '(--[\w-]+)=-XYZ'/.exec(raw);
+    if (dash) msg = msg.replace(/\.$/, "") + ` (for a value starting with "-", write ${dash[1]}=<value>, e.g. ${dash[1]}=-1)`;
+    err(`backoff-wasm: ${msg}`);
     return 2;
   }
 }

@@ -50,7 +50,7 @@ export interface Random {
 export interface SeededRandom extends Random {
   /** `String(seed)`. */
   readonly seed: string;
-  /** An independent stream seeded with `` `${seed} ${label}` `` (whatever was drawn so far). */
+  /** An independent stream seeded with `` `${seed} ${label}` `` (whatever was drawn so far). @throws TypeError when `label` is neither a string nor a number. */
   derive(label: string | number): SeededRandom;
   /** The state to resume from with `restoreRandom` (plain JSON). */
   state(): RandomState;
@@ -152,6 +152,7 @@ class Seeded extends RandomBase implements SeededRandom {
   }
 
   derive(label: string | number): SeededRandom {
+    if (typeof label !== "string" && typeof label !== "number") throw invalid(TYPE, "label", "a string or a number", label);
     return createRandom(`${this.seed} ${label}`);
   }
 

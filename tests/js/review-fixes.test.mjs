@@ -125,3 +125,18 @@ test("CLI --chart with waits that overflow to Infinity: finite rows scaled among
   assert.match(lines[2], /^ {4}3 │█{44} Infinity$/);
   assert.match(lines[0], /^ {4}1 │ {44} 1 ms$/);
 });
+
+test("derive(label) refuses a label that is neither a string nor a number", () => {
+  const r = esm.createRandom("s");
+  assert.throws(() => r.derive(Symbol("x")), { name: "TypeError", message: "label must be a string or a number; received a symbol" });
+  assert.equal(r.derive(7).next(), esm.createRandom("s 7").next());
+});
+
+test("CLI: a negative value after a space keeps parseArgs' hint to write --flag=value", () => {
+  const r = spawnSync(process.execPath, [bin, "schedule", "--base", "-1"], { encoding: "utf8" });
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'backoff-wasm: --base argument is ambiguous (for a value starting with "-", write --base=<value>, e.g. --base=-1)\n');
+  const eq = spawnSync(process.execPath, [bin, "schedule", "--base=-1"], { encoding: "utf8" });
+  assert.equal(eq.status, 2);
+  assert.match(eq.stderr, /^backoff-wasm: --base: base must be a non-negative/);
+});
