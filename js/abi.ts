@@ -83,10 +83,14 @@ export function text(s: string): number {
   const len = s.length;
   const at = wasm.textBuffer(len);
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
-  const units = new Uint16Array(memory.buffer, at, len);
-  for (let i = 0; i < len; i++) units[i] = s.charCodeAt(i);
+  // One view over all of memory, re-made only when memory grew (no view allocated per call).
+  if (units.buffer !== memory.buffer) units = new Uint16Array(memory.buffer);
+  const base = at >>> 1; // the buffer is 2-byte aligned
+  for (let i = 0; i < len; i++) units[base + i] = s.charCodeAt(i);
   return len;
 }
+
+let units = new Uint16Array(memory.buffer);
 
 /** ASCII text at `ptr` in wasm memory (the static strings of error messages). */
 export function ascii(ptr: number, len: number): string {
