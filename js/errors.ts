@@ -36,9 +36,12 @@ export class SigilError extends Error {
     this.code = code;
   }
 
-  /** Brand check, so errors from any copy of the package match. */
+  /**
+   * Brand check, so errors from any copy of the package match. A subclass
+   * (`class E extends SigilError`) checks the prototype chain as usual.
+   */
   static [Symbol.hasInstance](x: unknown): boolean {
-    return branded(x, SIGIL_BRAND);
+    return this === SigilError ? branded(x, SIGIL_BRAND) : Function.prototype[Symbol.hasInstance].call(this, x);
   }
 }
 Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
@@ -50,7 +53,7 @@ Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
  */
 function quote(text: unknown): string {
   try {
-    return typeof text === "string" ? quoteShort(text) : String(JSON.stringify(text));
+    return String(JSON.stringify(text)); // API.md section 4: the whole text, JSON-quoted
   } catch {
     if (typeof text === "bigint") return `${text}n`;
     try {
@@ -78,9 +81,12 @@ export class InvalidDurationError extends Error {
     this.text = text;
   }
 
-  /** Brand check, so errors from any copy of the package match. */
+  /**
+   * Brand check, so errors from any copy of the package match. A subclass
+   * (`class E extends InvalidDurationError`) checks the prototype chain as usual.
+   */
   static [Symbol.hasInstance](x: unknown): boolean {
-    return branded(x, DURATION_BRAND);
+    return this === InvalidDurationError ? branded(x, DURATION_BRAND) : Function.prototype[Symbol.hasInstance].call(this, x);
   }
 }
 Object.defineProperty(InvalidDurationError.prototype, DURATION_BRAND, { value: true });

@@ -5,7 +5,7 @@
 // (esm, cjs, browser, workerd) it follows the relative imports/requires of the
 // shipped JS from the entry file and adds the wasm the tree's loader reads
 // (dist/backoff_wasm_bg.wasm for esm, cjs and workerd; the browser tree carries
-// the wasm inlined as hex text in its bundle, which is counted once, as JS).
+// the wasm inlined as a string in wasm-inline.js, which is counted once, as JS).
 // Each file is compressed on its own and the sizes are summed (what a runtime
 // fetching the files one by one transfers; a bundle compresses a little better).
 //

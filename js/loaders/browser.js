@@ -1,6 +1,6 @@
 // Browsers, bundlers and Deno: the wasm bytes are inlined (a string of one
-// character per byte, U+0000–U+00FF, in ./wasm-inline.js) and compiled
-// synchronously, so no bundler plugin, asset URL or top-level await is needed.
+// character per byte, U+0000–U+00FF, in ./wasm-inline.js, an ASCII file) and
+// compiled synchronously, so no bundler plugin, asset URL or top-level await is needed.
 import { initSync } from "./backoff_wasm.js";
 import { wasmText } from "./wasm-inline.js";
 

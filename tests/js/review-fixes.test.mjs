@@ -94,7 +94,7 @@ test("a long received value is cut in the message: its first 100 code units and 
   assert.throws(() => esm.createBackoff({ base: "b".repeat(100) }), (e) => e.message.endsWith(`received "${"b".repeat(100)}"`), "100 code units are quoted whole");
   const failure = esm.parseDuration("c".repeat(5000));
   assert.equal(failure.error.text.length, 5000, "the error keeps the whole text");
-  assert.equal(failure.error.message, `Invalid duration: "${"c".repeat(100)}"… (5000 characters)`);
+  assert.equal(failure.error.message, `Invalid duration: "${"c".repeat(5000)}"`, "API.md section 4 fixes this message: the whole text");
 });
 
 test("options whose keys cannot be listed (a revoked Proxy) get the package's error; parse never throws", () => {
@@ -139,4 +139,24 @@ test("CLI: a negative value after a space keeps parseArgs' hint to write --flag=
   const eq = spawnSync(process.execPath, [bin, "schedule", "--base=-1"], { encoding: "utf8" });
   assert.equal(eq.status, 2);
   assert.match(eq.stderr, /^backoff-wasm: --base: base must be a non-negative/);
+});
+
+test("instanceof: the error classes match errors of any copy by brand, a subclass by its prototype chain", () => {
+  class A extends esm.SigilError {}
+  class B extends esm.SigilError {}
+  class D extends esm.InvalidDurationError {}
+  let thrown;
+  try {
+    esm.nextDelayMs(0);
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown instanceof esm.SigilError && thrown instanceof cjs.SigilError);
+  assert.equal(thrown instanceof A, false);
+  assert.equal(new A("a") instanceof B, false);
+  assert.ok(new A("a") instanceof A && new A("a") instanceof esm.SigilError && new A("a") instanceof cjs.SigilError);
+  const failure = esm.parseDuration("nope").error;
+  assert.ok(failure instanceof esm.InvalidDurationError && failure instanceof cjs.InvalidDurationError);
+  assert.equal(failure instanceof D, false);
+  assert.ok(new D("x") instanceof D);
 });

@@ -28,6 +28,7 @@ test("every tree loads the wasm exactly once", () => {
       assert.deepEqual(wasm, [], "the browser tree must not fetch the .wasm file");
       assert.ok(files.includes("dist/browser/wasm-inline.js"), "the browser tree inlines the wasm");
       assert.deepEqual(Buffer.from(Array.from(wasmText, (c) => c.charCodeAt(0))), readFileSync(join(pkgDir, "dist", "backoff_wasm_bg.wasm")), "wasm-inline.js holds the wasm bytes");
+      assert.ok(readFileSync(join(pkgDir, "dist", "browser", "wasm-inline.js")).every((b) => b < 0x80), "wasm-inline.js is ASCII (any declared charset reads it alike)");
     } else {
       assert.deepEqual(wasm, ["dist/backoff_wasm_bg.wasm"], `${tree} loads the wasm file`);
     }
