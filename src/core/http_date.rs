@@ -37,6 +37,8 @@
 //! an asctime day may be `" 6"` or `"06"`, non-ASCII text is rejected, and
 //! second 60 (a leap second) is rejected.
 
+use super::duration::integer_to_f64;
+
 /// Milliseconds in one day.
 const DAY_MS: f64 = 86_400_000.0;
 /// Days in 400 Gregorian years: the calendar, weekdays included, repeats after them.
@@ -77,12 +79,14 @@ pub fn delay_seconds_ms(text: &str) -> Option<f64> {
 
 /// [`delay_seconds_ms`] over bytes or UTF-16 code units.
 fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
-    if text.is_empty() {
+    if text.is_empty() || !text.iter().all(|&u| digit(u).is_some()) {
         return None;
     }
-    // Digit by digit (exact below 2^53 s; no float parser in the wasm).
-    let seconds = text.iter().try_fold(0.0, |acc: f64, &u| Some(acc * 10.0 + f64::from(digit(u)?)))?;
-    Some(seconds * 1000.0)
+    // `Number(text) * 1000`, exactly: the seconds are rounded once, as JavaScript
+    // rounds decimal text (`duration::integer_to_f64`; leading zeros dropped first,
+    // as it expects), then scaled.
+    let first = text.iter().position(|&u| digit(u) != Some(0)).unwrap_or(text.len() - 1);
+    Some(integer_to_f64(text.get(first..).unwrap_or_default()) * 1000.0)
 }
 
 /// The proleptic Gregorian year of a time in ms since the epoch
@@ -381,6 +385,11 @@ mod tests {
         assert_eq!(delay_seconds_ms("120"), Some(120_000.0));
         assert_eq!(delay_seconds_ms("007"), Some(7_000.0));
         assert_eq!(delay_seconds_ms(&"9".repeat(400)), Some(f64::INFINITY));
+        // Rounded once, as `Number(text) * 1000` is (digit by digit gave 1.0000000000000001e23).
+        assert_eq!(delay_seconds_ms("99999999999999999999"), Some(1e23));
+        assert_eq!(delay_seconds_ms("9007199254740993"), Some(9_007_199_254_740_992.0 * 1000.0));
+        assert_eq!(delay_seconds_ms(&("0".repeat(400) + "1")), Some(1000.0));
+        assert_eq!(delay_seconds_ms(&"0".repeat(400)), Some(0.0));
         for bad in ["", "-3", "+3", "1.5", "1e3", "0x10", " 1", "1 ", "1,2", "١٢"] {
             assert_eq!(delay_seconds_ms(bad), None, "{bad:?}");
         }

@@ -160,3 +160,9 @@ test("instanceof: the error classes match errors of any copy by brand, a subclas
   assert.equal(failure instanceof D, false);
   assert.ok(new D("x") instanceof D);
 });
+
+test("Retry-After delay-seconds beyond 2^53 are Number(text) * 1000, rounded once", () => {
+  for (const text of ["99999999999999999999", "9007199254740993", "123456789012345678901234567890", "0".repeat(400) + "5"]) {
+    assert.equal(esm.retryAfterMs(text, 0), Number(text) * 1000, text.slice(0, 40));
+  }
+});
