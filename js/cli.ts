@@ -34,11 +34,15 @@ Options (durations are ms or text such as "5s", "2 minutes"):
   --seed <seed>         keyed jitter (the library's seed option): retry n draws
                         createRandom("<seed> n").next(), so the same seed always
                         prints the same schedule; without it draws are random
-  --format <format>     table (default) | json | csv
+  --format <format>     table (default) | json | csv (JSON has no Infinity: an
+                        infinite wait, from an unbounded curve, is null there)
   --chart               draw the schedule as a bar chart (fits 80 columns): █ the
                         shortest possible wait, ░ the jitter band, ● this run's wait
   --svg <file>          also write the schedule as an SVG chart (scheduleSvg)
   -h, --help            this text
+  --version             the package version
+
+Each option may be given once.
 
 Exit status: 0 on success, 2 on a bad option (one line naming it).`;
 
@@ -49,6 +53,10 @@ const FLAG: Record<string, string> = {
 };
 
 class UsageError extends Error {}
+
+/** The package version, set by scripts/assemble.mjs when it bundles the command. */
+declare const __BACKOFF_WASM_VERSION__: string | undefined;
+const VERSION = typeof __BACKOFF_WASM_VERSION__ === "string" ? __BACKOFF_WASM_VERSION__ : "(unbundled)";
 
 function numberArg(flag: string, text: string): number {
   if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text.trim())) {
@@ -137,20 +145,32 @@ function barChart(policy: Backoff, rows: Row[], total: number): string {
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
   try {
-    const { values, positionals } = parseArgs({
+    const { values, positionals, tokens } = parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         base: { type: "string" }, max: { type: "string" }, factor: { type: "string" }, growth: { type: "string" },
         steps: { type: "string" }, attempts: { type: "string" }, free: { type: "string" }, jitter: { type: "string" },
         seed: { type: "string" }, format: { type: "string", default: "table" }, help: { type: "boolean", short: "h" },
-        chart: { type: "boolean" }, svg: { type: "string" },
+        chart: { type: "boolean" }, svg: { type: "string" }, version: { type: "boolean" },
       },
     });
     if (values.help) {
       out(HELP);
       return 0;
+    }
+    if (values.version) {
+      out(`backoff-wasm ${VERSION}`);
+      return 0;
+    }
+    // parseArgs keeps the last of a repeated option; a repeat is more likely a mistake.
+    const seen = new Set<string>();
+    for (const t of tokens) {
+      if (t.kind !== "option") continue;
+      if (seen.has(t.name)) throw new UsageError(`${t.rawName.startsWith("--") ? `--${t.name}` : t.rawName} is given more than once`);
+      seen.add(t.name);
     }
     const [command, ...extra] = positionals;
     if (command !== "schedule") throw new UsageError(command === undefined ? "missing command: try \"backoff-wasm schedule\"" : `unknown command ${JSON.stringify(command)}: try "backoff-wasm schedule"`);

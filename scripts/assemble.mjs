@@ -161,6 +161,7 @@ for (const file of ["esm/index.js.map", "browser/index.js.map", "workerd/index.j
 // The command: Node only (node:util, node:fs), a bundle of its own next to the ESM tree.
 buildSync({
   ...minified, entryPoints: [join(stage, "esm", "cli.js")], outfile: join(pkg, "dist", "esm", "cli.js"), format: "esm",
+  define: { __BACKOFF_WASM_VERSION__: JSON.stringify(manifest.version) },
   platform: "node", target: "node20", external: ["node:*"], banner: { js: banner },
 });
 

@@ -166,3 +166,13 @@ test("Retry-After delay-seconds beyond 2^53 are Number(text) * 1000, rounded onc
     assert.equal(esm.retryAfterMs(text, 0), Number(text) * 1000, text.slice(0, 40));
   }
 });
+
+test("CLI: a repeated option is refused; --version prints the package version", () => {
+  const twice = spawnSync(process.execPath, [bin, "schedule", "--base", "1s", "--base", "2s"], { encoding: "utf8" });
+  assert.equal(twice.status, 2);
+  assert.equal(twice.stderr, "backoff-wasm: --base is given more than once\n");
+  const version = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" });
+  assert.equal(version.status, 0);
+  const { version: v } = require("../../pkg/package.json");
+  assert.equal(version.stdout, `backoff-wasm ${v}\n`);
+});
