@@ -54,13 +54,12 @@ const minified = {
 };
 const banner = `/* backoff-wasm ${manifest.version}, MIT */`;
 
-/** A staging copy of the wrappers with `loader` as ./wasm.js (and `extra` files). */
-function staged(name, loader, extra = {}) {
+/** A staging copy of the wrappers with `loader` as ./wasm.js. */
+function staged(name, loader) {
   const dir = join(stage, name);
   cpSync(compiled, dir, { recursive: true });
   cpSync(join(bindgen, "backoff_wasm.js"), join(dir, "backoff_wasm.js"));
   cpSync(at("js", "loaders", loader), join(dir, "wasm.js"));
-  for (const [f, text] of Object.entries(extra)) writeFileSync(join(dir, f), text);
   return dir;
 }
 
@@ -104,8 +103,8 @@ function commonjs(file) {
  * The tree's one module, index.js (the main entry bundled with the tree's loader),
  * and each other entry point as a file re-exporting its names from it.
  */
-function tree(name, loader, names, { format = "esm", extra, external = [] } = {}) {
-  const dir = staged(name, loader, extra);
+function tree(name, loader, names, { format = "esm", external = [] } = {}) {
+  const dir = staged(name, loader);
   const out = join(pkg, "dist", name);
   buildSync({
     ...minified, entryPoints: [join(dir, "index.js")], outfile: join(out, "index.js"), format: "esm",
@@ -142,7 +141,7 @@ function wasmLiteral(bytes) {
 }
 
 cpSync(join(bindgen, "backoff_wasm_bg.wasm"), join(stage, "backoff_wasm_bg.wasm")); // for the staged Node loader
-const names = await namesInIndex(staged("names", "node.js"));
+const names = await namesInIndex(staged("esm", "node.js"));
 tree("esm", "node.js", names);
 tree("browser", "browser.js", names, { external: ["./wasm-inline.js"] });
 writeFileSync(join(pkg, "dist", "browser", "wasm-inline.js"), `export const wasmText = "${wasmLiteral(wasmBytes)}";\n`, "utf8");
