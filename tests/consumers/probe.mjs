@@ -3,7 +3,7 @@
 // written into each scratch consumer as ESM (import) or CommonJS (require).
 // It returns plain JSON, so Node, a browser page, a bundle and a Worker all
 // report the same object, which the tests compare to EXPECTED (the values of
-// shared/spec/API.md) exactly.
+// docs/API.md) exactly.
 
 const ENTRY_POINTS = {
   root: "backoff-wasm",
