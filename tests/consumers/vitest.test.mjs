@@ -3,7 +3,7 @@
 // versions, running ONE suite file (tests/consumers/vitest-consumer.suite.js,
 // copied byte for byte to test/seeded.test.js) with `vitest run`:
 //   1. Node environment (no config at all): the dependency is externalized, so
-//      Node itself resolves it (node condition → dist/esm);
+//      Node itself resolves it (import → dist/esm);
 //   2. browser mode in headless Chromium (@vitest/browser-playwright, the
 //      system Chromium): Vite pre-bundles the package with the browser
 //      condition (wasm inlined);

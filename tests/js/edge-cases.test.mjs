@@ -62,7 +62,7 @@ test("an AbortError from fn is not retried unless shouldRetry says so; a Timeout
 
 test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
   for (const [args, text] of [
-    [["schedule", "--bogus"], "backoff-wasm: Unknown option '--bogus'"],
+    [["schedule", "--bogus"], "backoff-wasm: Unknown option '--bogus' (backoff-wasm schedule --help lists the options)"],
     [["schedule", "--seed", "x"], "backoff-wasm: --seed keys the jitter draws; give --jitter too"],
     [["schedule", "--chart", "--format", "json"], "backoff-wasm: --chart draws instead of a table; it cannot be combined with --format json"],
     [["schedule", "--steps", "1,x"], 'backoff-wasm: --steps: steps[1] must be a non-negative finite duration (ms, or text such as "5 seconds"); received "x"'],

@@ -1,5 +1,5 @@
 // fetchWithRetry in headless Chromium (playwright-core, /usr/bin/chromium):
-// a page served by one local server imports pkg/dist/browser/retry.js and
+// a page served by one local server imports pkg/dist/esm/retry.js and
 // fetches from a second local server (another origin, so CORS applies and the
 // server must expose Retry-After).
 import { test, before, after } from "node:test";
@@ -33,8 +33,8 @@ after(async () => {
 
 test("in Chromium: 503 (Retry-After: 2), 429 (HTTP-date), 200 across origins", { skip: SKIP }, async () => {
   const result = await page.evaluate(async (url) => {
-    const { fetchWithRetry } = await import("/dist/browser/retry.js");
-    const { Backoff } = await import("/dist/browser/backoff.js");
+    const { fetchWithRetry } = await import("/dist/esm/retry.js");
+    const { Backoff } = await import("/dist/esm/backoff.js");
     const events = [];
     const res = await fetchWithRetry(url, undefined, {
       policy: Backoff.fixed(1).maxAttempts(5),
@@ -50,7 +50,7 @@ test("in Chromium: 503 (Retry-After: 2), 429 (HTTP-date), 200 across origins", {
 
 test("in Chromium: the unclamped server wait, a POST not retried, abort during a wait", { skip: SKIP }, async () => {
   const result = await page.evaluate(async (base) => {
-    const { fetchWithRetry, retryAfterMs } = await import("/dist/browser/retry.js");
+    const { fetchWithRetry, retryAfterMs } = await import("/dist/esm/retry.js");
     const controller = new AbortController();
     const delays = [];
     const aborted = await fetchWithRetry(`${base}/flaky?id=browser-abort`, { signal: controller.signal }, {
