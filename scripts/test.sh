@@ -36,6 +36,10 @@ if [ -f scripts/test-wasm.sh ]; then
   bash scripts/test-wasm.sh
 fi
 
+# Consumer projects (tests/.scratch/<name>, reused across runs) that no test of this
+# run used are removed at the end (tests/consumers/scratch.mjs marks each with .used).
+mkdir -p tests/.scratch && touch tests/.scratch/.run-start
+
 log "JavaScript tests (node:test)"
 mapfile -t files < <(find tests -name '*.test.mjs' -not -path '*/node_modules/*' | sort)
 node --test --test-concurrency=1 "${files[@]}"
@@ -53,4 +57,12 @@ for major in $(node scripts/node-matrix.mjs --majors); do
   fi
   log "JavaScript tests on Node $("$bin" -v) (${#matrix[@]} files)"
   PATH="$(dirname "$bin"):$PATH" "$bin" --test --test-concurrency=1 "${matrix[@]}"
+done
+
+for used in tests/.scratch/*/.used; do
+  [ -e "$used" ] || continue
+  if [ tests/.scratch/.run-start -nt "$used" ]; then
+    log "removing $(dirname "$used"): no test used it"
+    rm -rf "$(dirname "$used")"
+  fi
 done
