@@ -24,13 +24,14 @@ export const TREES = ["esm", "cjs", "workerd"];
 export const TARBALL_BUDGET_BYTES = 120 * 1000;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
- * bytes. Issue 18's goals are 12 KB for one entry point and 16 KB for the whole index;
- * where the package does not reach them yet the budget is what it reaches today plus
- * about 3 % (bench/README.md, "Size", has the numbers), so growth fails `npm test`.
+ * bytes. Issue 18's goals are 12 KB for one entry point and 16 KB for the whole index:
+ * entry points within the goal have it as their budget; where the package does not reach
+ * it yet the budget is what it reaches today plus about 3 % (bench/README.md, "Size",
+ * has the numbers), so growth fails `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 20_300, "./sigil": 12_900, "./backoff": 14_400, "./random": 12_400, "./duration": 12_000,
-  "./policy": 14_400, "./chart": 17_100, "./retry": 17_000,
+  ".": 19_100, "./sigil": 12_000, "./backoff": 13_500, "./random": 12_000, "./duration": 12_000,
+  "./policy": 13_500, "./chart": 16_000, "./retry": 15_800,
 };
 /** Budget of an entry point that has no line above (a new one), gzip bytes. */
 export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
@@ -38,7 +39,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 24_000, cjs: 20_800, workerd: 23_300 };
+export const TREE_BUDGET_GZIP = { esm: 25_100, cjs: 21_700, workerd: 24_300 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
