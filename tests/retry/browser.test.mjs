@@ -67,9 +67,21 @@ test("in Chromium: the unclamped server wait, a POST not retried, abort during a
       aborted,
       post: post.status,
       asctime: retryAfterMs("Sun Nov  6 08:49:39 1994", Date.UTC(1994, 10, 6, 8, 49, 37)),
+      revoked: (() => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        try {
+          return `returned ${retryAfterMs(proxy)}`;
+        } catch (e) {
+          return `${e.name}: ${e.message} (cause: ${e.cause instanceof Error})`;
+        }
+      })(),
     };
   }, api.url);
-  assert.deepEqual(result, { delays: [2000], aborted: "left the page", post: 503, asctime: 2000 });
+  assert.deepEqual(result, {
+    delays: [2000], aborted: "left the page", post: 503, asctime: 2000,
+    revoked: "TypeError: input must be headers, a Response or an object with headers that can be read; received an object (cause: true)",
+  });
   assert.equal(api.hits("browser-abort").length, 1);
   assert.deepEqual(api.hits("browser-post").map((h) => h.method), ["POST"]);
 });
