@@ -12,6 +12,7 @@
 #   2. wasm-bindgen-cli pinned to the wasm-bindgen version in Cargo.toml
 #      (it also provides wasm-bindgen-test-runner);
 #   3. Chromium + ChromeDriver (Debian packages) for browser tests;
+#      redis-server (Debian package) for the BullMQ tests, never for npm start/build;
 #   4. npm dependencies (npm ci) when node_modules is missing or stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -147,6 +148,19 @@ fi
 # ---------------------------------------------------------------- 3. browser
 if [ "${SKIP_BROWSER:-0}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
   apt_install chromium chromium-driver
+fi
+
+# ---------------------------------------------------------------- 3b. redis-server (tests only)
+# tests/queues/bullmq.test.mjs runs BullMQ on a real redis-server (Debian's package). Not
+# needed by `npm start` or `npm run build` (npm_lifecycle_event), skipped with SKIP_REDIS=1,
+# never fatal here: where it cannot be installed the test says so (and fails with CI=true).
+case "${npm_lifecycle_event:-}" in start | build) SKIP_REDIS=1 ;; esac
+if [ "${SKIP_REDIS:-0}" != 1 ] && ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt_install redis-server || log "could not install redis-server; the BullMQ tests need it"
+  else
+    log "redis-server is missing; the BullMQ tests need it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis)"
+  fi
 fi
 
 # ---------------------------------------------------------------- 4. npm
