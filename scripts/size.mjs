@@ -41,7 +41,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 25_600, cjs: 22_500, workerd: 25_000 };
+export const TREE_BUDGET_GZIP = { esm: 26_800, cjs: 23_200, workerd: 26_200 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
