@@ -13,6 +13,8 @@
 
 use super::pow;
 use num_bigint::BigUint;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 const PRECISION: u64 = 256;
 
@@ -259,19 +261,46 @@ fn fractional_exponents() {
     assert_eq!(pow(f64::MAX, 1.5), f64::INFINITY);
 }
 
+fn runner(cases: u32) -> TestRunner {
+    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+}
+
+/// Any factor `>= 1` as a bit pattern (every double from 1 to `f64::MAX`).
+fn any_factor() -> impl Strategy<Value = f64> {
+    (1f64.to_bits()..=f64::MAX.to_bits()).prop_map(f64::from_bits)
+}
+
 #[test]
-fn monotone_in_the_exponent_and_never_nan() {
-    // A fuzz-style check on raw bit patterns: any x >= 1 and y >= 0 gives a
-    // number >= 1, and a larger exponent never a smaller power.
-    let mut g = Gen(2026);
-    for _ in 0..20_000 {
-        let x = f64::from_bits(0x3ff0_0000_0000_0000 + g.below(0x7ff0_0000_0000_0000 - 0x3ff0_0000_0000_0000 + 1));
-        let y = f64::from_bits(g.below(0x7ff0_0000_0000_0001));
-        let p = pow(x, y);
-        assert!(p >= 1.0, "{x:e}^{y:e} = {p}");
-        let y2 = y + (g.next() >> 40) as f64;
-        assert!(pow(x, y2) >= p, "{x:e}^{y2:e} < {x:e}^{y:e}");
-    }
+fn property_integer_powers_equal_the_oracle() {
+    // proptest (fixed ChaCha seed): any factor, exponents up to 2^20 and, for
+    // factors within 2^-20 of 1, up to 2^53.
+    let near_one = (0u64..1 << 32).prop_map(|t| 1.0 + t as f64 * 2f64.powi(-52));
+    let cases = prop_oneof![(any_factor(), 0u64..64), (any_factor(), 0u64..1 << 20), (near_one, 0u64..1 << 53),];
+    runner(3000)
+        .run(&cases, |(x, n)| {
+            let want = oracle(x, n.max(1)).unwrap();
+            let want = if n == 0 { 1.0 } else { want };
+            prop_assert_eq!(pow(x, n as f64).to_bits(), want.to_bits(), "{:e}^{}", x, n);
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn property_monotone_in_the_exponent_and_never_nan() {
+    // Any x >= 1 and any y >= 0 (every bit pattern, Infinity included): a
+    // number >= 1, and a larger exponent never gives a smaller power.
+    let y = (0u64..=f64::INFINITY.to_bits()).prop_map(f64::from_bits);
+    runner(20_000)
+        .run(&(any_factor(), y, 0u32..1 << 24), |(x, y, step)| {
+            let p = pow(x, y);
+            prop_assert!(p >= 1.0, "{:e}^{:e} = {}", x, y, p);
+            let y2 = y + step as f64;
+            prop_assert!(pow(x, y2) >= p, "{:e}^{:e} < {:e}^{:e}", x, y2, x, y);
+            Ok(())
+        })
+        .unwrap();
 }
 
 /// The sweep quoted in bench/README.md ("Powers"): millions of pairs against
@@ -310,7 +339,33 @@ fn sweep() {
         "factors < 16, exponents < 64: {small} pairs, glibc differs in {small_glibc_differs} ({:.4} %)",
         pct(small_glibc_differs, small)
     );
-    assert_eq!(wrong, 0);
+    // Attempts near 2^53 and beyond with factors just above 1, and fractional exponents j / 2^q.
+    let (mut huge, mut huge_wrong, mut frac, mut frac_wrong, mut frac_far) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    for _ in 0..pairs / 20 {
+        let n = (((1u64 << 40) + g.below((1 << 62) - (1 << 40))) as f64) as u64;
+        let x = 1.0 + (g.next() >> 11) as f64 / 2f64.powi(53) * 700.0 / n as f64;
+        if let Some(want) = oracle(x, n) {
+            huge += 1;
+            huge_wrong += (pow(x, n as f64).to_bits() != want.to_bits()) as u64;
+        }
+        let x = g.factor().min(1e20);
+        let den = 1u32 << (1 + g.below(3));
+        let num = 1 + g.below(40 * den as u64) as u32;
+        if num % den != 0 {
+            frac += 1;
+            let (ours, want) = (pow(x, num as f64 / den as f64), oracle_root(x, num, den));
+            if ours.to_bits() != want.to_bits() {
+                frac_wrong += 1;
+                if frac_wrong <= 5 {
+                    println!("  misrounded: {x:e}^({num}/{den}) = {ours:e}, exact {want:e}");
+                }
+            }
+            frac_far += (ours.to_bits().abs_diff(want.to_bits()) > 1) as u64;
+        }
+    }
+    println!("exponents 2^40..2^62, factors near 1: {huge} pairs, misrounded {huge_wrong}");
+    println!("fractional exponents j/2^q: {frac} pairs, misrounded {frac_wrong}, more than one ulp off {frac_far}");
+    assert_eq!(wrong + huge_wrong + frac_far, 0);
 }
 
 /// Native cost per power, ours against glibc's (`f64::powf`), quoted in
