@@ -351,7 +351,7 @@ fn sweep() {
         let x = g.factor().min(1e20);
         let den = 1u32 << (1 + g.below(3));
         let num = 1 + g.below(40 * den as u64) as u32;
-        if num % den != 0 {
+        if !num.is_multiple_of(den) {
             frac += 1;
             let (ours, want) = (pow(x, num as f64 / den as f64), oracle_root(x, num, den));
             if ours.to_bits() != want.to_bits() {
