@@ -1,14 +1,18 @@
 // Powers (issue 18, API contract section 9 "Powers"): an exponential curve's
 // factor^(attempt - 1) is computed inside the wasm, so it is the same on every
-// runtime. Two checks on one table of (factor, attempt) pairs:
-//   1. the package's power equals the exact model (BigInt arithmetic,
-//      cases/model.mjs exactPow) for every whole attempt;
-//   2. every Node binary available gives the same bits as this process, fractional
-//      attempts included: this Node, plus each path in BACKOFF_NODE_BINARIES
-//      (colon-separated; scripts/setup.sh or a developer provides them).
+// runtime.
+//   1. the shipped wasm imports no function but wasm-bindgen's table set-up
+//      (before issue 18 it imported the host's Math.pow);
+//   2. on one table of (factor, attempt) pairs, the package's power equals the
+//      exact model (BigInt arithmetic, cases/model.mjs exactPow) for every whole attempt;
+//   3. every Node binary available gives the same bits as this process on that
+//      table, fractional attempts included: this Node, plus each path in
+//      BACKOFF_NODE_BINARIES (colon-separated; scripts/setup.sh or a developer
+//      provides them).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 import { exactPow } from "./cases/model.mjs";
@@ -55,6 +59,14 @@ for (const factor of factors) {
 }
 process.stdout.write(JSON.stringify(out.map(String)));
 `;
+
+test("the wasm makes no host call for powers: its only import is wasm-bindgen's table set-up", () => {
+  const wasm = new WebAssembly.Module(readFileSync(new URL("../../pkg/dist/backoff_wasm_bg.wasm", import.meta.url)));
+  assert.deepEqual(
+    WebAssembly.Module.imports(wasm).map((i) => `${i.kind} ${i.name}`),
+    ["function __wbindgen_init_externref_table"],
+  );
+});
 
 test("the package's power is the exact model's for every whole attempt", () => {
   const t = table();
