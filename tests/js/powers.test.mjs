@@ -5,10 +5,10 @@
 //      (before issue 18 it imported the host's Math.pow);
 //   2. on one table of (factor, attempt) pairs, the package's power equals the
 //      exact model (BigInt arithmetic, cases/model.mjs exactPow) for every whole attempt;
-//   3. every Node binary available gives the same bits as this process on that
-//      table, fractional attempts included: this Node, plus each path in
-//      BACKOFF_NODE_BINARIES (colon-separated; scripts/setup.sh or a developer
-//      provides them).
+//   3. every Node of the test matrix (scripts/node-matrix.mjs: 22, 24, 26, installed
+//      by `scripts/setup.sh --for test`; a missing one fails with CI=true) and each
+//      path in BACKOFF_NODE_BINARIES (colon-separated, optional) gives the same bits
+//      as this process on that table, fractional attempts included.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 import { exactPow } from "./cases/model.mjs";
+import { MAJORS, nodeBinary } from "../../scripts/node-matrix.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -87,10 +88,16 @@ test("the package's power is the exact model's for every whole attempt", () => {
   assert.ok(checked > 3000);
 });
 
-test("every available Node gives the same powers, bit for bit", (t) => {
+test("every Node of the matrix gives the same powers, bit for bit", (t) => {
   const tab = table();
   const mine = delays(tab).map(String);
   const binaries = [process.execPath, ...(process.env.BACKOFF_NODE_BINARIES ?? "").split(":").filter(Boolean)];
+  for (const major of MAJORS) {
+    const bin = nodeBinary(major);
+    if (bin) binaries.push(bin);
+    else if (process.env.CI === "true") assert.fail(`Node ${major} of the test matrix is not installed (scripts/setup.sh --for test)`);
+    else t.diagnostic(`Node ${major} not installed (scripts/setup.sh --for test): not compared`);
+  }
   for (const node of binaries) {
     const run = spawnSync(node, ["--input-type=module", "-e", CHILD, JSON.stringify({ factors: tab.factors, attempts: tab.attempts.map(String) })], {
       cwd: here,
