@@ -13,7 +13,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-60}
 SANITIZER=${FUZZ_SANITIZER:-address}
 command -v cargo-fuzz >/dev/null 2>&1 || { echo "[fuzz] installing cargo-fuzz" >&2; cargo install -q cargo-fuzz; }
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(duration_parse seed_hash http_date)
+[ ${#targets[@]} -gt 0 ] || targets=(duration_parse seed_hash http_date pow)
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   echo "[fuzz] $t for ${SECONDS_EACH}s (sanitizer: $SANITIZER)" >&2

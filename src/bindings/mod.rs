@@ -16,9 +16,9 @@
 //! (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
 //!
 //! Nothing here may panic or allocate on any input: every index is checked
-//! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The only import is the
-//! host's `Math.pow` (`core::curve`); JS code never runs inside a wasm call,
-//! so no JS exception can unwind through wasm frames.
+//! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The module imports
+//! nothing from the host (powers are computed in Rust, `core::pow`); JS code
+//! never runs inside a wasm call, so no JS exception can unwind through wasm frames.
 
 mod backoff;
 mod random;

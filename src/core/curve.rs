@@ -54,33 +54,11 @@ pub struct Curve {
     pub cap: f64,
 }
 
-/// `x^y` as the originals compute it: JavaScript's `Math.pow` (`**`) of the
-/// engine the package runs in. Engines do not round `pow` alike (V8's result
-/// differs from `libm::pow` by one ulp for about 4% of non-integer factors,
-/// e.g. `4.547276898287237^7`, and for some integer ones, e.g. large powers
-/// of 3), so in wasm the host's `Math.pow` is called; natively (tests) `libm`.
-#[cfg(target_arch = "wasm32")]
+/// `x^y` for an exponential curve: [`super::pow::pow`], computed in Rust
+/// with no host call, so every runtime and the native crate agree bit for bit.
 #[inline]
 pub(crate) fn pow(x: f64, y: f64) -> f64 {
-    host::pow(x, y)
-}
-
-#[cfg(target_arch = "wasm32")]
-mod host {
-    use wasm_bindgen::prelude::wasm_bindgen;
-
-    #[wasm_bindgen]
-    extern "C" {
-        /// The host's `Math.pow` (a numeric import: no glue beyond the call).
-        #[wasm_bindgen(js_namespace = Math)]
-        pub fn pow(x: f64, y: f64) -> f64;
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-#[inline]
-pub(crate) fn pow(x: f64, y: f64) -> f64 {
-    libm::pow(x, y)
+    super::pow::pow(x, y)
 }
 
 impl Curve {

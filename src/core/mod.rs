@@ -2,6 +2,7 @@
 //!
 //! - [`rng`]: the seed hash and sfc32 stream (API.md section 3);
 //! - [`curve`]: the one delay engine (growth, ceiling, free attempts, jitter);
+//! - [`pow`]: `factor^exponent` in double-double, the same on every runtime;
 //! - [`duration`]: duration text (API.md section 4);
 //! - [`check`]: option validation shared by every surface;
 //! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
@@ -10,6 +11,7 @@ pub mod check;
 pub mod curve;
 pub mod duration;
 pub mod http_date;
+pub mod pow;
 pub mod rng;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -93,13 +93,31 @@ export default (t, lib, entries) => {
     t.eq(createBackoff({ base: 1000, max: Infinity }).delay(40), 1000 * 2 ** 39, "max Infinity is unbounded");
   });
 
-  t.test("exponential growth is base * factor ** (counted - 1) exactly as this engine's Math.pow rounds it", () => {
-    // Factors where libm's pow and V8's differ by one ulp (found by the differential test).
-    for (const [f, n] of [[4.547276898287237, 7], [4.657957512885332, 39], [2.8959862738847733, 190], [1.5, 1069], [3, 700], [1.1, 50]]) {
-      t.eq(createBackoff({ base: 1, factor: f }).delay(n + 1), 1 * f ** n, `factor ${f} ^ ${n}`);
-      t.eq(createBackoff({ base: 234347, factor: f }).delay(n + 1), 234347 * Math.pow(f, n), `base 234347, factor ${f} ^ ${n}`);
-      t.eq(lib.Backoff.exponential(7, f).delay(n + 1), 7 * f ** n, `fluent, factor ${f} ^ ${n}`);
+  t.test("exponential growth is base * factor^(counted - 1) with the power correctly rounded, the same on every engine", () => {
+    // [factor, exponent, the double nearest factor^exponent] (exact BigInt arithmetic,
+    // tests/js/cases/model.mjs exactPow). Node 20/22's Math.pow gives 1.4641000000000006 for
+    // 1.1^4, 10.834705943388393 for 1.1^25, 1.7440379485629117e188 for 1.5^1069.
+    const powers = [
+      [1.1, 4, 1.4641000000000004],
+      [1.1, 25, 10.834705943388395],
+      [1.1, 32, 21.113776745352606],
+      [1.1, 50, 117.39085287969579],
+      [1.5, 1069, 1.7440379485629114e188],
+      [4.547276898287237, 7, 40203.12425401454],
+      [4.657957512885332, 39, 1.1471636861444826e26],
+      [2.8959862738847733, 190, 5.512325183439968e87],
+      [3, 34, 16677181699666568],
+      [3, 700, Infinity],
+    ];
+    for (const [f, n, p] of powers) {
+      t.eq(createBackoff({ base: 1, factor: f }).delay(n + 1), p, `factor ${f} ^ ${n}`);
+      t.eq(createBackoff({ base: 234347, factor: f }).delay(n + 1), 234347 * p, `base 234347, factor ${f} ^ ${n}`);
+      t.eq(lib.Backoff.exponential(7, f).delay(n + 1), 7 * p, `fluent, factor ${f} ^ ${n}`);
     }
+    t.eq(delays(createBackoff({ base: 1000, factor: 1.1 }), 1, 5), [1000, 1100, 1210.0000000000002, 1331.0000000000005, 1464.1000000000004]);
+    t.eq(createBackoff({ base: 100, factor: 1 }).delay(Infinity), 100, "1^Infinity is 1 (Math.pow gives NaN)");
+    t.eq(createBackoff({ base: 100, factor: 1.0000000000000002 }).delay(2 ** 52 + 1), 271.8281828459045, "(1 + 2^-52)^(2^52), close to e");
+    t.eq(createBackoff({ base: 100, factor: 1.0000000000000002 }).delay(2 ** 53), 738.9056098930647, "(1 + 2^-52)^(2^53 - 1), just below e^2");
   });
 
   t.test("without max an exponential curve reaches Infinity", () => {

@@ -72,6 +72,73 @@ export function sigilDelay(attempt, { baseDelayMs = 1000, maxDelayMs = 3600000, 
   return Math.round(capped * (1 - jitter * r));
 }
 
+/** Bits of a positive BigInt. */
+const bitLength = (v) => v.toString(2).length;
+
+/** `v * 2^s` (BigInt `v > 0`, BigInt `s`) rounded to the nearest double, ties to even; results >= 1 only. */
+function roundToDouble(v, s) {
+  const b = BigInt(bitLength(v));
+  let q = v;
+  if (b > 53n) {
+    const drop = b - 53n;
+    q = v >> drop;
+    const rem = v - (q << drop);
+    const half = 1n << (drop - 1n);
+    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
+    s += drop;
+    if (q === 1n << 53n) {
+      q >>= 1n;
+      s += 1n;
+    }
+  }
+  if (s + BigInt(bitLength(q)) - 1n >= 1024n) return Infinity;
+  return Number(q) * 2 ** Number(s);
+}
+
+/**
+ * `x^n` as the library computes an exponential curve's power (API.md section 9,
+ * "Powers"): the double nearest the exact value, ties to even, for a factor
+ * `x >= 1` and a whole `n >= 0`; `1^n = 1`, `x^Infinity = Infinity` for `x > 1`.
+ * Exact BigInt arithmetic: `x = m * 2^k`, `m^n` by squaring, truncated to 256 bits
+ * once downward and once upward (no truncation while it fits); both bounds round
+ * to the same double, else this throws.
+ */
+export function exactPow(x, n) {
+  if (n === 0 || x === 1) return 1;
+  if (n === Infinity) return Infinity;
+  if (!(x > 1) || !Number.isInteger(n) || n < 0) throw new RangeError(`exactPow(${x}, ${n}) is outside the model`);
+  if (x === Infinity) return Infinity;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const m = (bits & 0xfffffffffffffn) | (1n << 52n);
+  const k = ((bits >> 52n) & 0x7ffn) - 1075n;
+  const P = 256n;
+  const truncate = ([v, s], up) => {
+    const drop = BigInt(bitLength(v)) - P;
+    if (drop <= 0n) return [v, s];
+    const kept = v >> drop;
+    return [up && kept << drop !== v ? kept + 1n : kept, s + drop];
+  };
+  const e = BigInt(n);
+  let lo = [m, 0n];
+  let hi = [m, 0n];
+  let done = 1n; // the leading bits of n consumed so far
+  for (let i = BigInt(bitLength(e)) - 2n; i >= 0n; i--) {
+    const bit = (e >> i) & 1n;
+    done = 2n * done + bit;
+    const step = ([v, s]) => [bit ? v * v * m : v * v, 2n * s];
+    lo = truncate(step(lo), false);
+    hi = truncate(step(hi), true);
+    // x >= 1: once the lower bound reaches 2^1025 the power overflows.
+    if (lo[1] + k * done + BigInt(bitLength(lo[0])) > 1025n) return Infinity;
+  }
+  const a = roundToDouble(lo[0], lo[1] + k * e);
+  const b = roundToDouble(hi[0], hi[1] + k * e);
+  if (!Object.is(a, b)) throw new Error(`exactPow(${x}, ${n}): bounds round apart`);
+  return a;
+}
+
 /**
  * createBackoff's delay (section 2), without validation. `o.base`/`o.max`/`o.steps`
  * are ms numbers; `o.random` an object with `float(min, max)`.
@@ -86,7 +153,7 @@ export function backoffDelay(o, attempt) {
     const growth = o.growth ?? "exponential";
     // A zero base stays 0 where the original computes 0 * Infinity = NaN (a documented deviation).
     if (o.base === 0 && growth !== "constant") d = 0;
-    else if (growth === "exponential") d = Math.min(o.base * Math.pow(o.factor ?? 2, counted - 1), max);
+    else if (growth === "exponential") d = Math.min(o.base * exactPow(o.factor ?? 2, counted - 1), max);
     else if (growth === "linear") d = Math.min(o.base * counted, max);
     else d = o.base;
   }
