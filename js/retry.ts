@@ -328,7 +328,7 @@ async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, ho
       throw e;
     }
     hooks?.discard(error);
-    await sleep(delay, { signal });
+    await wait(delay, signal);
   }
 }
 
@@ -520,14 +520,18 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
  * @param ms the wait, a non-negative number (fractions as `setTimeout` takes them) or `Infinity`.
  * @param options `signal`: aborting rejects at once with `signal.reason` and
  *   clears the timer; an already-aborted signal rejects without arming one.
- * @throws TypeError when `ms` is not a number or `signal` not an AbortSignal;
- *   RangeError for a negative or `NaN` `ms`. (Thrown synchronously: these are
- *   programming errors, not outcomes of the wait.)
+ * @throws (rejects; never throws synchronously) TypeError when `ms` is not a
+ *   number, `options` not an object or `signal` not an AbortSignal; RangeError
+ *   for a negative or `NaN` `ms`.
  */
-export function sleep(ms: number, options?: SleepOptions): Promise<void> {
+export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
   if (typeof ms !== "number") throw invalid(TYPE, "ms", "a non-negative number of ms", ms);
   if (!(ms >= 0)) throw invalid(RANGE, "ms", "a non-negative number of ms", ms);
-  const signal = signalOption(optionsObject(options, ["signal"]).signal);
+  return wait(ms, signalOption(optionsObject(options, ["signal"]).signal));
+}
+
+/** The timer behind `sleep` and the retry loops (validated arguments); `unref` lets Node exit during the wait. */
+function wait(ms: number, signal: AbortSignal | undefined, unref?: boolean): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -547,6 +551,7 @@ export function sleep(ms: number, options?: SleepOptions): Promise<void> {
       const chunk = Math.min(remaining, MAX_TIMER_MS);
       remaining -= chunk; // Infinity stays Infinity: re-armed for ever
       timer = setTimeout(remaining > 0 ? arm : done, chunk);
+      if (unref) (timer as { unref?: () => void }).unref?.();
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     arm();
