@@ -21,6 +21,7 @@ export {
 } from "./duration.js";
 export { scheduleSvg, type ScheduleSvgOptions } from "./chart.js";
 export {
-  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, type RetryPolicy, type RetryContext,
-  type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput, type SleepOptions,
+  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, type RetryPolicy,
+  type RetryPolicyInput, type RetryContext, type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput,
+  type SleepOptions, type PRetryOptions, type FailedAttemptContext, type RetryStopReason,
 } from "./retry.js";

@@ -9,29 +9,32 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import { retryAfterValueMs } from "./abi.js";
-import { Backoff } from "./backoff.js";
+import * as wasm from "./wasm.js";
+import { retryAfterValueMs, text } from "./abi.js";
+import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, RANGE, TYPE } from "./errors.js";
+import { AbortError } from "./retry-errors.js";
+import {
+  asError, fnOf, isNetworkError, MAX_TIMER_MS, P_RETRY_KEYS, pRetryDelay, pRetryOptions, signalOf, unwrap,
+  type AbortSignalLike, type FailedAttemptContext, type PRetry, type PRetryOptions,
+} from "./p-retry.js";
+
+export { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
+export type { AbortSignalLike, FailedAttemptContext, PRetryOptions } from "./p-retry.js";
 
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
 export type RetryPolicy = Backoff | DurationInput;
 
+/**
+ * The second argument of `retry`: a {@link RetryPolicy}, `createBackoff`
+ * options, or p-retry-style options ({@link PRetryOptions}, which then carry
+ * every option: no third argument).
+ */
+export type RetryPolicyInput = RetryPolicy | BackoffOptions | PRetryOptions;
+
 /** The global scope of the program using this package. */
 type Host = typeof globalThis;
-
-/**
- * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
- * none (no DOM lib, no `@types/node`), the members this package uses.
- */
-export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
-  ? S
-  : {
-      readonly aborted: boolean;
-      readonly reason: unknown;
-      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-      removeEventListener(type: "abort", listener: () => void): void;
-    };
 
 /** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
 export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
@@ -89,15 +92,25 @@ export interface RetryOptions {
   maxRetryAfter?: DurationInput;
 }
 
-/** Options of `fetchWithRetry`: every `retry` option, plus these. */
-export interface FetchRetryOptions extends RetryOptions {
+/**
+ * Options of `fetchWithRetry`: every `retry` option, these, and p-retry's
+ * `factor`, `minTimeout`, `maxTimeout`, `randomize` (the waits, p-retry's
+ * formula; not with `policy`), `onFailedAttempt`, `maxRetryTime` and `unref`
+ * with p-retry's meaning. `shouldRetry` keeps this package's form `(error, attempt)`.
+ */
+export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal"> {
   /**
-   * The waits. Default `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+   * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
+   * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
    * (without `.maxAttempts(4)` when `retries` is given).
    */
-  policy?: RetryPolicy;
-  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. */
+  policy?: RetryPolicy | BackoffOptions;
+  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
   retryNonIdempotent?: boolean;
+  /** The methods that are retried (any case). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2). */
+  methods?: readonly string[];
+  /** The statuses that are retried. Default 408, 425, 429, 500, 502, 503, 504. */
+  statusCodes?: readonly number[];
 }
 
 /**
@@ -119,12 +132,6 @@ export interface SleepOptions {
   signal?: AbortSignalLike;
 }
 
-/**
- * The longest delay `setTimeout` honours: 2^31 − 1 ms (about 24.8 days). A
- * longer one fires at once in browsers and after 1 ms in Node (HTML
- * "timer initialisation steps"; Node's TimeoutOverflowWarning).
- */
-const MAX_TIMER_MS = 2_147_483_647;
 /** Default `maxRetryAfter`: one hour. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 /** Cloudflare Queues: `delaySeconds` is at most 43 200 (12 hours). */
@@ -133,60 +140,128 @@ const QUEUES_MAX_DELAY_SECONDS = 43_200;
  * Statuses `fetchWithRetry` retries: 408 Request Timeout, 425 Too Early,
  * 429 Too Many Requests, 500, 502, 503, 504 (RFC 9110 §15, RFC 8470, RFC 6585).
  */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
+const RETRYABLE_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
 /** Methods retried without `retryNonIdempotent` (idempotent per RFC 9110 §9.2.2). */
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+const IDEMPOTENT_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
 /** Statuses whose `Retry-After` is honoured (RFC 9110 §10.2.3, RFC 6585 §4). */
 const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
-const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter"] as const;
-const FETCH_KEYS = [...RETRY_KEYS, "policy", "retryNonIdempotent"] as const;
+const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter"];
+/** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
+const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
+const FETCH_KEYS = [...RETRY_KEYS, "policy", "retryNonIdempotent", "methods", "statusCodes", ...FETCH_P_KEYS];
 
-/** The validated form of the options. */
+/** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
 interface Plan {
-  policy: Backoff;
+  /** The wait after failed attempt `n`. */
+  delay: (n: number) => number;
   attempts: number;
   signal: AbortSignal | undefined;
   shouldRetry: RetryOptions["shouldRetry"];
   onRetry: RetryOptions["onRetry"];
+  onFailedAttempt: PRetry["onFailedAttempt"];
   maxRetryAfter: number;
+  maxRetryTime: number;
+  unref: boolean;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null;
 }
 
-function isSignal(x: unknown): x is AbortSignal {
-  return isObject(x) && typeof x.aborted === "boolean" && typeof x.addEventListener === "function";
+/** `Object.keys`, with the package's own error for a revoked Proxy or a throwing trap. */
+function keysOf(x: object, name: string): string[] {
+  try {
+    return Object.keys(x);
+  } catch {
+    throw invalid(TYPE, name, "an object whose keys can be listed", x);
+  }
 }
 
-/** Rejects a non-object and any key outside `known` (a typo must not pass silently). */
+const isBackoffKey = (k: string) => wasm.optionName(BACKOFF_OPTIONS, text(k)) === 0;
+
+/** Where a key that is not an option of `known` belongs, in the caller's words. */
+function hint(k: string): string {
+  if (P_RETRY_KEYS.includes(k)) return ` (${k} is a p-retry option: give p-retry options as the second argument, retry(fn, { ${k} }))`;
+  if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
+  return "";
+}
+
+/** Rejects a non-object and any key outside `known` (a typo must not pass silently), saying where a misplaced key belongs. */
 function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
-  if (!isObject(options) || typeof options === "function") throw invalid(TYPE, "options", "an object", options);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}`, key);
+  if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
+  for (const key of keysOf(options, "options")) {
+    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known.includes("policy") ? "" : hint(key)}`, key);
   }
   return options;
 }
 
-function signalOption(x: unknown): AbortSignal | undefined {
-  if (x === undefined) return undefined;
-  if (!isSignal(x)) throw invalid(TYPE, "signal", "an AbortSignal", x);
-  return x;
+/** A plain object (options), not a `Backoff` or another class instance. */
+function isPlain(x: object): boolean {
+  try {
+    const p = Object.getPrototypeOf(x);
+    return p === Object.prototype || p === null;
+  } catch {
+    return false;
+  }
 }
 
-function functionOption<F>(name: string, x: unknown): F | undefined {
-  if (x === undefined) return undefined;
-  if (typeof x !== "function") throw invalid(TYPE, name, "a function", x);
-  return x as F;
+const POLICY_EXPECTED = "a Backoff, a duration (ms or duration text), createBackoff options";
+
+/**
+ * A policy slot: a `Backoff`, a duration (fixed), `createBackoff` options, or —
+ * where `pRetry` — p-retry options (returned as the record). `name` is the
+ * caller's word for the slot.
+ */
+function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<string, unknown> {
+  const expected = POLICY_EXPECTED + (pRetry ? " or p-retry options" : "");
+  if (typeof x === "number" || typeof x === "string") {
+    try {
+      return Backoff.fixed(x as DurationInput);
+    } catch (e) {
+      throw invalid(e instanceof RangeError ? RANGE : TYPE, name, `${expected}; a duration must be non-negative and finite (ms, or text such as "5 seconds")`, x);
+    }
+  }
+  if (!isObject(x)) throw invalid(TYPE, name, expected, x);
+  if (!isPlain(x)) {
+    try {
+      return Backoff.from(x as unknown as Backoff);
+    } catch {
+      throw invalid(TYPE, name, expected, x);
+    }
+  }
+  let backoffKey: string | undefined;
+  let pKey: string | undefined;
+  for (const k of keysOf(x, name)) {
+    const b = isBackoffKey(k);
+    const p = pRetry && P_RETRY_KEYS.includes(k);
+    if (b && !p) backoffKey ??= k;
+    else if (p && !b) pKey ??= k;
+    else if (!b && !p) {
+      throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k) || k === "deadline" || k === "budget"
+        ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)`
+        : `one of createBackoff's options (base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts)${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
+    }
+  }
+  if (backoffKey !== undefined && pKey !== undefined) {
+    throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
+  }
+  return pRetry && backoffKey === undefined ? x : createBackoff(x as unknown as BackoffOptions);
 }
 
-/** Validates every `retry` option once and settles the attempt budget. */
+/** The default policy: see `retry`. */
+let defaultPolicy: Backoff | undefined;
+function policyDefault(bounded: boolean): Backoff {
+  defaultPolicy ??= Backoff.exponential("1 second").cap("30 seconds").jitter("full");
+  return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
+}
+
+/** Validates every own option once and settles the attempt budget. */
 function plan(policy: Backoff, o: Record<string, unknown>): Plan {
-  const signal = signalOption(o.signal);
-  const shouldRetry = functionOption<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
-  const onRetry = functionOption<RetryOptions["onRetry"]>("onRetry", o.onRetry);
+  const signal = signalOf("signal", o.signal);
+  const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
+  const onRetry = fnOf<RetryOptions["onRetry"]>("onRetry", o.onRetry);
 
   let maxRetryAfter = DEFAULT_MAX_RETRY_AFTER_MS;
   if (o.maxRetryAfter !== undefined) {
@@ -229,7 +304,10 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
       retries,
     );
   }
-  return { policy, attempts, signal, shouldRetry, onRetry, maxRetryAfter };
+  return {
+    delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
+    onFailedAttempt: undefined, maxRetryTime: Number.POSITIVE_INFINITY, unref: false,
+  };
 }
 
 /** Reads one property of an unknown value without letting a throwing getter escape. */
@@ -293,12 +371,13 @@ interface Hooks {
 }
 
 function isAbortError(e: unknown): boolean {
-  return typeof e === "object" && e !== null && (e as { name?: unknown }).name === "AbortError";
+  return prop(e, "name") === "AbortError";
 }
 
-/** The attempt loop shared by `retry` and `fetchWithRetry`. */
+/** The attempt loop of `retry` with this package's own options, and of `fetchWithRetry`. */
 async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, hooks?: Hooks): Promise<T> {
   const { signal } = p;
+  const start = performance.now();
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw signal.reason;
     let error: unknown;
@@ -311,67 +390,142 @@ async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, ho
       hooks?.discard(error);
       throw signal.reason;
     }
-    if (attempt >= p.attempts) throw error;
-    // An AbortError (fetch aborted by a signal of the caller's own) means "stop", as
-    // in p-retry; a TimeoutError (AbortSignal.timeout per attempt) is retried.
-    if (!p.shouldRetry && isAbortError(error)) throw error;
+    // AbortError (this package's, or p-retry-like: an error named AbortError, as fetch
+    // throws for a signal of the caller's own) means "stop", as in p-retry; a
+    // TimeoutError (AbortSignal.timeout per attempt) is retried.
+    if (error instanceof AbortError) throw unwrap(error);
     const seen = hooks ? hooks.view(error) : error;
-    let delay: number;
+    let delay = 0;
     try {
-      if (p.shouldRetry && !(await p.shouldRetry(seen, attempt))) throw error;
-      delay = p.policy.delay(attempt);
-      const server = serverWaitMs(seen);
-      if (server !== undefined) delay = Math.max(Math.min(server, p.maxRetryAfter), delay);
+      let go = attempt < p.attempts && (!!p.shouldRetry || !isAbortError(error));
+      if (go && p.shouldRetry) go = !!(await p.shouldRetry(seen, attempt));
+      if (go) {
+        delay = p.delay(attempt);
+        const server = serverWaitMs(seen);
+        if (server !== undefined) delay = Math.max(Math.min(server, p.maxRetryAfter), delay);
+      }
+      if (p.onFailedAttempt) {
+        await p.onFailedAttempt(Object.freeze({
+          error: seen as Error, attemptNumber: attempt, retriesLeft: p.attempts - attempt, retriesConsumed: attempt - 1, retryDelay: delay,
+        }));
+      }
+      const left = p.maxRetryTime - (performance.now() - start);
+      if (!go || !(left > 0)) throw error;
+      delay = Math.min(delay, left);
       if (p.onRetry) await p.onRetry({ error: seen, attempt, delay });
     } catch (e) {
       if (e !== error) hooks?.discard(error);
       throw e;
     }
     hooks?.discard(error);
-    await wait(delay, signal);
+    await wait(delay, signal, p.unref);
+  }
+}
+
+/** p-retry's attempt loop (p-retry 9.0.0's order of checks, callbacks and draws). */
+async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry): Promise<T> {
+  const { signal } = o;
+  const stop = () => {
+    if (signal?.aborted) throw signal.reason;
+  };
+  stop();
+  const start = performance.now();
+  const left = () => o.maxRetryTime - (performance.now() - start);
+  let consumed = 0;
+  for (let attempt = 1; ; attempt++) {
+    let thrown: unknown;
+    try {
+      stop();
+      const value = await fn({ attempt, signal });
+      stop();
+      return value;
+    } catch (e) {
+      thrown = e;
+    }
+    const error = asError(thrown);
+    stop();
+    if (error instanceof AbortError) throw unwrap(error);
+    const retriesLeft = o.retries - consumed;
+    const retriable = !(error instanceof TypeError) || isNetworkError(error);
+    const delay = retriable && left() > 0 && retriesLeft > 0 ? pRetryDelay(consumed, o) : 0;
+    const context: FailedAttemptContext = Object.freeze({ error, attemptNumber: attempt, retriesLeft, retriesConsumed: consumed, retryDelay: delay });
+    await o.onFailedAttempt?.(context);
+    stop();
+    if (!retriable || left() <= 0 || retriesLeft <= 0) throw error;
+    const go = o.shouldRetry ? await o.shouldRetry(context) : true;
+    stop();
+    if (!go) throw error;
+    const remaining = left();
+    if (remaining <= 0) throw error;
+    const ms = Math.min(delay, remaining);
+    if (ms > 0) await wait(ms, signal, o.unref);
+    consumed++;
   }
 }
 
 /**
- * Calls `fn({ attempt, signal })` until it resolves, waiting `policy.delay(n)`
- * after the n-th failure, and resolves with its value. On exhaustion of the
- * attempt budget the last error is rethrown unchanged.
+ * Calls `fn({ attempt, signal })` until it resolves, waiting between attempts,
+ * and resolves with its value. The second argument says how:
  *
- * The budget comes from exactly one place: `options.retries` (attempts AFTER the
- * first) or the policy's `.maxAttempts(n)` (attempts in total): `retries: 2`
- * equals `.maxAttempts(3)`.
+ * - omitted: the default policy,
+ *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+ *   (4 attempts, waits drawn in [0, 1 s], [0, 2 s], [0, 4 s]; without
+ *   `.maxAttempts(4)` when `options.retries` is given);
+ * - a `Backoff`, a duration (a fixed wait: ms or duration text), or
+ *   `createBackoff` options: waits `policy.delay(n)` after the n-th failure,
+ *   with the options of the third argument ({@link RetryOptions});
+ * - p-retry-style options ({@link PRetryOptions}: `retries`, `factor`,
+ *   `minTimeout`, `maxTimeout`, `randomize`, `onFailedAttempt`, `shouldRetry`,
+ *   `signal`, `maxRetryTime`, `unref`): p-retry 9's behaviour and numbers
+ *   exactly (defaults `retries: 10`, `factor: 2`, `minTimeout: 1000`; a
+ *   `TypeError` that is not a network error is not retried; a thrown non-Error
+ *   becomes a `TypeError`); no third argument then.
+ *
+ * With the policy forms, the budget comes from exactly one place:
+ * `options.retries` (attempts AFTER the first) or the policy's
+ * `.maxAttempts(n)` (attempts in total): `retries: 2` equals `.maxAttempts(3)`.
+ * On exhaustion the last error is rethrown unchanged.
  *
  * `Retry-After`: when the thrown value is itself a response (it has `headers`
  * and `status`/`statusCode`) or carries one as `error.response` (as fetch
  * wrappers and HTTP clients such as axios do), and its status is 429 or 503
  * with a valid `Retry-After`, the wait is `max(min(server, maxRetryAfter),
- * policy delay)`. A value `fn` resolves with is never a failure here, whatever
- * it holds (`fetchWithRetry` is the one that treats statuses as failures).
+ * policy delay)`. A value `fn` resolves with is never a failure here.
  *
- * An error named `AbortError` (what `fetch` throws when a signal of the caller's
- * own aborts it) is rethrown at once, as p-retry does, unless `shouldRetry` is
- * given and decides; a `TimeoutError` (`AbortSignal.timeout`) is retried.
+ * Throwing `new AbortError(error)` from `fn` stops at once with `error` (any
+ * form). With the policy forms, an error named `AbortError` (what `fetch`
+ * throws when a signal of the caller's own aborts it) also stops at once unless
+ * `shouldRetry` is given and decides; a `TimeoutError` is retried.
  *
  * @param fn the operation; may return a value or a promise.
- * @param policy a `Backoff`, or a fixed wait (ms or duration text).
- * @param options see {@link RetryOptions}.
+ * @param policy see above; `undefined` for the default.
+ * @param options see {@link RetryOptions} (not with p-retry-style options).
  * @returns what `fn` resolved with.
- * @throws (rejects) TypeError when `fn` is not a function, a policy or option has
- *   the wrong type or an unknown option is given, or both `retries` and
- *   `.maxAttempts()` are set; RangeError for a bad value, or when neither sets a
- *   budget (use `retries: Infinity` to retry for ever on purpose); `signal.reason`
- *   when aborted; otherwise the last error of `fn`.
+ * @throws (rejects; never throws synchronously) TypeError when `fn` is not a
+ *   function, an argument has the wrong type, a key is unknown or misplaced
+ *   (the message says where it belongs), shapes are mixed, or both `retries`
+ *   and `.maxAttempts()` are set; RangeError for a bad value, or when neither
+ *   sets a budget for a policy without one (use `retries: Infinity` to retry for
+ *   ever on purpose); `signal.reason` when aborted; otherwise the last error of `fn`.
  * @example
  * const data = await retry(({ signal }) => load(signal), Backoff.exponential("200ms").maxAttempts(5));
+ * const same = await retry(() => load(), { retries: 5, minTimeout: 200 }); // p-retry's options
  */
 export async function retry<T>(
   fn: (ctx: RetryContext) => T | PromiseLike<T>,
-  policy: RetryPolicy,
+  policy?: RetryPolicyInput,
   options?: RetryOptions,
 ): Promise<T> {
   if (typeof fn !== "function") throw invalid(TYPE, "fn", "a function", fn);
-  const p = plan(Backoff.from(policy), optionsObject(options, RETRY_KEYS));
-  return run(fn, p);
+  const pol = policy === undefined ? undefined : policyOf(policy, "policy", true);
+  if (pol === undefined || pol instanceof Backoff) {
+    const o = optionsObject(options, RETRY_KEYS);
+    return run(fn, plan(pol ?? policyDefault(o.retries === undefined), o));
+  }
+  if (options !== undefined) {
+    throw invalid(TYPE, "options", "left out when the second argument is p-retry-style options (put signal and the callbacks there too)", options);
+  }
+  return pRun(fn, pRetryOptions(pol));
 }
 
 /** A response whose status is retryable, thrown through the shared loop. */
@@ -391,12 +545,6 @@ const FETCH_HOOKS: Hooks = {
   },
 };
 
-let defaultPolicy: Backoff | undefined;
-function fetchPolicy(bounded: boolean): Backoff {
-  defaultPolicy ??= Backoff.exponential("1 second").cap("30 seconds").jitter("full");
-  return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
-}
-
 /** One signal that aborts when either does. */
 function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (!a || !b || a === b) return a ?? b;
@@ -410,12 +558,38 @@ function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): A
   return c.signal;
 }
 
+/** Bodies `fetch` can send again whole: absent, text, bytes, `Blob`/`File`, `FormData`, `URLSearchParams`. */
+const REREADABLE = /^\[object (ArrayBuffer|SharedArrayBuffer|Blob|File|FormData|URLSearchParams)\]$/;
+function rereadable(body: unknown): boolean {
+  return body == null || typeof body === "string" || ArrayBuffer.isView(body) || REREADABLE.test(Object.prototype.toString.call(body));
+}
+
+/** A list option of `fetchWithRetry` (`methods`, `statusCodes`), each item checked by `ok`. */
+function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean): readonly T[] {
+  if (x === undefined) return fallback;
+  if (!Array.isArray(x)) throw invalid(TYPE, name, `an array of ${expected}`, x);
+  x.forEach((v, i) => {
+    if (!ok(v)) throw invalid(TYPE, `${name}[${i}]`, expected, v);
+  });
+  return x;
+}
+
 /**
  * `fetch(input, init)` with retries. Retried: network errors (any rejection of
- * `fetch` other than an abort) and the statuses 408, 425, 429, 500, 502, 503,
- * 504 — only for idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE) unless
- * `retryNonIdempotent: true`, and never when `init.body` is a stream (it
- * cannot be sent twice). A `Request` input is cloned for each attempt.
+ * `fetch` other than an abort) and the statuses of `statusCodes` (default 408,
+ * 425, 429, 500, 502, 503, 504) — only for the methods of `methods` (default the
+ * idempotent GET, HEAD, OPTIONS, PUT, DELETE; `retryNonIdempotent: true` for
+ * all) — and only when the request body can be sent again.
+ *
+ * One-shot bodies: a body that sending consumes — a `ReadableStream`, an async
+ * iterable, a Node `Readable`, any object that is not text, bytes, `Blob`,
+ * `FormData` or `URLSearchParams` — and the body of a `Request` (a stream by the
+ * Fetch standard; nothing tells one built from text from one built from a
+ * stream) go out ONCE: that request is not retried, the caller gets the first
+ * response or error. To retry such a request, pass a re-readable body in
+ * `init`, or call `retry` with a function that builds a fresh request each
+ * attempt. Re-readable bodies go out whole on every attempt. A `Request`
+ * without a body is cloned for each attempt.
  *
  * The final `Response` is returned: a non-retryable status (404, …) at once,
  * not thrown; when the budget runs out on retryable statuses, the last one.
@@ -424,16 +598,16 @@ function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): A
  *
  * The signal (`options.signal`, else `init.signal`, else the Request's; both
  * combined when two are given) is passed to every `fetch` and stops the waits.
- * `shouldRetry` and `onRetry` see the `Response` for a retryable status and
- * the error for a network error; `shouldRetry` can only veto a retry the
- * rules above allow.
+ * `shouldRetry(error, attempt)`, `onFailedAttempt` and `onRetry` see the
+ * `Response` for a retryable status and the error for a network error;
+ * `shouldRetry` can only veto a retry the rules above allow.
  *
  * @param input a URL, URL text or `Request`, as for `fetch`.
  * @param init as for `fetch`.
- * @param options `policy` (default `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`),
- *   `retryNonIdempotent`, and every {@link RetryOptions} option.
- * @throws (rejects) as `retry` for bad options; TypeError when `globalThis.fetch`
- *   is missing; `signal.reason` when aborted; the last network error on exhaustion.
+ * @param options see {@link FetchRetryOptions}.
+ * @throws (rejects; never throws synchronously) as `retry` for bad options;
+ *   TypeError when `globalThis.fetch` is missing; `signal.reason` when aborted;
+ *   the last network error on exhaustion.
  */
 export async function fetchWithRetry(
   input: FetchInput,
@@ -441,31 +615,46 @@ export async function fetchWithRetry(
   options?: FetchRetryOptions,
 ): Promise<FetchResponse> {
   const o = optionsObject(options, FETCH_KEYS);
-  if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
-    throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
-  }
-  if (init !== undefined && (typeof init !== "object" || init === null)) throw invalid(TYPE, "init", "an object", init);
+  if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   // Retry options in the RequestInit slot would be ignored by fetch: say so.
   for (const key of FETCH_KEYS) {
     if (init !== undefined && key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)) {
       throw invalid(TYPE, `init.${key}`, "passed in the third argument (fetchWithRetry(input, init, { " + key + " }))", (init as Record<string, unknown>)[key]);
     }
   }
-  const policy = o.policy !== undefined ? Backoff.from(o.policy as RetryPolicy) : fetchPolicy(o.retries === undefined);
-  const p = plan(policy, o);
+  if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
+    throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
+  }
+  if (o.retryNonIdempotent !== undefined && o.methods !== undefined) {
+    throw invalid(TYPE, "retryNonIdempotent", "left out when methods is given (methods lists every retried method)", o.retryNonIdempotent);
+  }
+  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => typeof v === "string").map((m) => m.toUpperCase());
+  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599);
+  const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);
+  if (waitKey !== undefined && o.policy !== undefined) {
+    throw invalid(TYPE, waitKey, "left out when policy is given (both describe the waits; keep one)", o[waitKey]);
+  }
+  const pr = pRetryOptions(o, 0);
+  const policy = o.policy !== undefined
+    ? (policyOf(o.policy, "policy", false) as Backoff)
+    : policyDefault(o.retries === undefined && waitKey === undefined);
+  const p = plan(policy, waitKey === undefined || o.retries !== undefined ? o : { ...o, retries: 10 });
+  if (waitKey !== undefined) p.delay = (n) => pRetryDelay(n - 1, pr);
+  p.onFailedAttempt = pr.onFailedAttempt;
+  p.maxRetryTime = pr.maxRetryTime;
+  p.unref = pr.unref;
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
   const request = typeof Request !== "undefined" && input instanceof Request ? input : undefined;
   const method = String(init?.method ?? request?.method ?? "GET").toUpperCase();
-  const body = init?.body as unknown;
-  const streamed = isObject(body) && typeof body.getReader === "function";
-  if ((!IDEMPOTENT_METHODS.has(method) && o.retryNonIdempotent !== true) || streamed) p.attempts = 1;
+  const body = init?.body !== undefined ? init.body : request?.body;
+  if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
 
-  p.signal = eitherSignal(p.signal, init?.signal ?? request?.signal ?? undefined);
+  p.signal = eitherSignal(p.signal, (init?.signal ?? request?.signal ?? undefined) as AbortSignal | undefined);
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
-    const res = await doFetch(request ? request.clone() : input, signal ? { ...init, signal } : init);
-    if (RETRYABLE_STATUSES.has(res.status)) throw new RetryableResponse(res);
+    const res = await doFetch(request && p.attempts > 1 ? request.clone() : input, signal ? { ...init, signal } : init);
+    if (statuses.includes(res.status)) throw new RetryableResponse(res);
     return res;
   };
   try {
@@ -527,7 +716,7 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
   if (typeof ms !== "number") throw invalid(TYPE, "ms", "a non-negative number of ms", ms);
   if (!(ms >= 0)) throw invalid(RANGE, "ms", "a non-negative number of ms", ms);
-  return wait(ms, signalOption(optionsObject(options, ["signal"]).signal));
+  return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
 }
 
 /** The timer behind `sleep` and the retry loops (validated arguments); `unref` lets Node exit during the wait. */

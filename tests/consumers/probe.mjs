@@ -142,6 +142,7 @@ const SIGIL_NAMES = ["BASE_DELAY_MS", "MAX_ATTEMPTS", "MAX_DELAY_MS", "SigilErro
 const BACKOFF_NAMES = ["Backoff", "createBackoff"];
 const RANDOM_NAMES = ["createRandom", "restoreRandom", "systemRandom", "systemSeed"];
 const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
+const RETRY_NAMES = ["retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds", "AbortError", "RetryError"];
 
 /**
  * What the probe must return in every runtime. The spec (API.md) fixes every
@@ -152,7 +153,7 @@ const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
 export function expected(seeded) {
   return {
     names: {
-      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", "retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds"].sort(),
+      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", ...RETRY_NAMES].sort(),
       sigil: SIGIL_NAMES,
       backoff: BACKOFF_NAMES,
       random: RANDOM_NAMES,

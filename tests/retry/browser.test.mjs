@@ -71,3 +71,28 @@ test("in Chromium: the unclamped server wait, a POST not retried, abort during a
   assert.equal(api.hits("browser-abort").length, 1);
   assert.deepEqual(api.hits("browser-post").map((h) => h.method), ["POST"]);
 });
+
+test("in Chromium: p-retry-style options, a one-shot stream body sent once, an AbortError across the page's copy", { skip: !existsSync(CHROMIUM) && "no /usr/bin/chromium" }, async () => {
+  const result = await page.evaluate(async (base) => {
+    const { fetchWithRetry, retry, AbortError } = await import("/dist/browser/retry.js");
+    const failed = [];
+    const res = await fetchWithRetry(`${base}/status?code=503&id=browser-p`, undefined, {
+      retries: 2, minTimeout: 1, factor: 1,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft, retryDelay }) => failed.push([attemptNumber, error.status, retriesLeft, retryDelay]),
+    });
+    let calls = 0;
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (...args) => (calls++, realFetch(...args));
+    const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("once")); c.close(); } });
+    const stream = await fetchWithRetry(`${base}/status?code=503&id=browser-stream`, { method: "PUT", body, duplex: "half" }, { retries: 3, minTimeout: 1 })
+      .then((r) => r.status, (e) => e.name);
+    globalThis.fetch = realFetch;
+    const stopped = await retry(() => { throw new AbortError("stop"); }, { retries: 5 }).catch((e) => e.message);
+    return { status: res.status, failed, streamCalls: calls, stream, stopped };
+  }, api.url);
+  // Chromium refuses a streamed upload over HTTP/1.1 (a TypeError): either way, one fetch only.
+  assert.deepEqual({ ...result, stream: undefined }, { status: 503, failed: [[1, 503, 2, 1], [2, 503, 1, 1], [3, 503, 0, 0]], streamCalls: 1, stream: undefined, stopped: "stop" });
+  assert.ok([503, "TypeError"].includes(result.stream), String(result.stream));
+  assert.equal(api.hits("browser-p").length, 3);
+  assert.ok(api.hits("browser-stream").length <= 1);
+});

@@ -76,7 +76,7 @@ test("retryNonIdempotent: true retries a POST (a string body is sent again)", as
   assert.deepEqual(server.hits(id).map((h) => h.method), ["POST", "POST", "POST"]);
 });
 
-test("idempotent methods are retried; a Request input is cloned for each attempt", async () => {
+test("idempotent methods are retried; a Request's body goes out once, a bodiless Request is cloned per attempt", async () => {
   for (const method of ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]) {
     const id = fresh();
     const res = await fetchWithRetry(`${server.url}/status?code=502&id=${id}`, { method, body: method === "PUT" ? "p" : undefined }, {
@@ -89,8 +89,13 @@ test("idempotent methods are retried; a Request input is cloned for each attempt
   const request = new Request(`${server.url}/status?code=504&id=${id}`, { method: "PUT", body: "payload" });
   const res = await fetchWithRetry(request, undefined, { policy: 1, retries: 2 });
   assert.equal(res.status, 504);
-  assert.equal(server.hits(id).length, 3);
-  assert.equal(request.bodyUsed, false);
+  // A Request's body is a stream (Fetch standard): one-shot, so one request.
+  assert.equal(server.hits(id).length, 1);
+  const id2 = fresh();
+  const get = new Request(`${server.url}/status?code=504&id=${id2}`);
+  assert.equal((await fetchWithRetry(get, undefined, { policy: 1, retries: 2 })).status, 504);
+  assert.equal(server.hits(id2).length, 3);
+  assert.equal(get.bodyUsed, false);
 });
 
 test("every retryable status is retried; on exhaustion the last Response is returned", async () => {
@@ -201,7 +206,7 @@ test("bad options reject before any request, naming the option", async () => {
   const url = `${server.url}/status?code=200&id=${id}`;
   await assert.rejects(fetchWithRetry(url, undefined, { polcy: 1 }), {
     name: "TypeError",
-    message: 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, policy, retryNonIdempotent; received "polcy"',
+    message: 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, policy, retryNonIdempotent, methods, statusCodes, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref; received "polcy"',
   });
   await assert.rejects(fetchWithRetry(url, undefined, { retryNonIdempotent: "yes" }), {
     name: "TypeError",
