@@ -21,7 +21,8 @@ export {
 } from "./duration.js";
 export { scheduleSvg, type ScheduleSvgOptions } from "./chart.js";
 export {
-  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, type RetryPolicy,
+  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, serverDelayMs,
+  createRetryBudget, type RetryBudget, type RetryBudgetOptions, type AbortSignalLike, type RetryPolicy,
   type RetryPolicyInput, type RetryContext, type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput,
   type SleepOptions, type PRetryOptions, type FailedAttemptContext, type RetryStopReason,
 } from "./retry.js";

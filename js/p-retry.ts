@@ -123,11 +123,11 @@ function numberOf(name: string, x: unknown, fallback: number, infinite: boolean)
 }
 
 /** `retries`: a non-negative integer or `Infinity` (p-retry also takes integers past 2^53). @internal */
-export function retriesOf(x: unknown, fallback: number): number {
+export function retriesOf(x: unknown, fallback: number, name = "retries"): number {
   if (x == null) return fallback;
   const expected = "a non-negative integer or Infinity";
-  if (typeof x !== "number") throw invalid(TYPE, "retries", expected, x);
-  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(RANGE, "retries", expected, x);
+  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
+  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(RANGE, name, expected, x);
   return x;
 }
 

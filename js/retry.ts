@@ -14,13 +14,15 @@ import { retryAfterValueMs, text } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
 import { BACKOFF_OPTIONS, invalid, RANGE, TYPE } from "./errors.js";
-import { AbortError } from "./retry-errors.js";
+import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
+import type { RetryBudget } from "./budget.js";
 import {
-  asError, fnOf, isNetworkError, MAX_TIMER_MS, P_RETRY_KEYS, pRetryDelay, pRetryOptions, signalOf, unwrap,
+  asError, fnOf, isNetworkError, retriesOf, MAX_TIMER_MS, P_RETRY_KEYS, pRetryDelay, pRetryOptions, signalOf, unwrap,
   type AbortSignalLike, type FailedAttemptContext, type PRetry, type PRetryOptions,
 } from "./p-retry.js";
 
 export { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
+export { createRetryBudget, type RetryBudget, type RetryBudgetOptions } from "./budget.js";
 export type { AbortSignalLike, FailedAttemptContext, PRetryOptions } from "./p-retry.js";
 
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
@@ -57,8 +59,16 @@ export interface RetryEvent {
   error: unknown;
   /** The attempt that failed (1-based); the next one is `attempt + 1`. */
   attempt: number;
-  /** The wait before the next attempt, ms (after `Retry-After` was taken into account). */
+  /** The wait before the next attempt, ms (after the server's wait was taken into account). */
+  delayMs: number;
+  /** Same as `delayMs` (the name of earlier versions). */
   delay: number;
+  /** Ms since the call started. */
+  elapsedMs: number;
+  /** Retries the attempt budget still allows, this one included (p-retry's `retriesLeft`); a deferral spends none. */
+  retriesLeft: number;
+  /** `true` when this wait is a deferral: a 429/503 with a server wait in `fetchWithRetry`, not counted as an attempt. */
+  deferral: boolean;
 }
 
 /** Options of `retry` (all optional, validated once when `retry` starts). */
@@ -90,6 +100,14 @@ export interface RetryOptions {
    * text, non-negative; `Infinity` allowed). Default one hour.
    */
   maxRetryAfter?: DurationInput;
+  /**
+   * Fail fast: before any wait, if the wait would end past this time, stop at
+   * once with `RetryError` reason `"deadline"` (no sleep that cannot lead to an
+   * attempt). Ms since the epoch, or `{ afterMs }` (ms or duration text) from the start of the call.
+   */
+  deadline?: number | { afterMs: DurationInput };
+  /** A budget shared with other calls ({@link createRetryBudget}); empty stops with reason `"budget"`. */
+  budget?: RetryBudget;
 }
 
 /**
@@ -111,6 +129,15 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
   methods?: readonly string[];
   /** The statuses that are retried. Default 408, 425, 429, 500, 502, 503, 504. */
   statusCodes?: readonly number[];
+  /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
+  maxDeferrals?: number;
+  /**
+   * The longest server wait taken as a deferral (ms or duration text): a longer
+   * one stops the call at once (reason `"deferrals"`; the `Response` is
+   * returned, so a Worker can hand the wait to Queues). Default `Infinity`; the
+   * wait itself is at most `maxRetryAfter`.
+   */
+  maxDeferralMs?: DurationInput;
 }
 
 /**
@@ -132,6 +159,8 @@ export interface SleepOptions {
   signal?: AbortSignalLike;
 }
 
+/** Default `maxDeferrals` of `fetchWithRetry`. */
+const DEFAULT_MAX_DEFERRALS = 3;
 /** Default `maxRetryAfter`: one hour. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 /** Cloudflare Queues: `delaySeconds` is at most 43 200 (12 hours). */
@@ -146,10 +175,10 @@ const IDEMPOTENT_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS", "PUT", 
 /** Statuses whose `Retry-After` is honoured (RFC 9110 §10.2.3, RFC 6585 §4). */
 const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
-const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter"];
+const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
 /** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
 const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
-const FETCH_KEYS = [...RETRY_KEYS, "policy", "retryNonIdempotent", "methods", "statusCodes", ...FETCH_P_KEYS];
+const FETCH_KEYS = [...RETRY_KEYS, "policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", ...FETCH_P_KEYS];
 
 /** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
 interface Plan {
@@ -163,6 +192,13 @@ interface Plan {
   maxRetryAfter: number;
   maxRetryTime: number;
   unref: boolean;
+  /** Epoch ms, or `afterMs` from the start. */
+  deadline: number | undefined;
+  afterMs: number | undefined;
+  budget: RetryBudget | undefined;
+  /** Deferrals allowed (0: a server wait is folded into the policy's wait, as `retry` does). */
+  maxDeferrals: number;
+  maxDeferralMs: number;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -239,7 +275,7 @@ function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<s
     if (b && !p) backoffKey ??= k;
     else if (p && !b) pKey ??= k;
     else if (!b && !p) {
-      throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k) || k === "deadline" || k === "budget"
+      throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
         ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)`
         : `one of createBackoff's options (base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts)${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
     }
@@ -263,14 +299,20 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
   const onRetry = fnOf<RetryOptions["onRetry"]>("onRetry", o.onRetry);
 
-  let maxRetryAfter = DEFAULT_MAX_RETRY_AFTER_MS;
-  if (o.maxRetryAfter !== undefined) {
-    const x = o.maxRetryAfter;
-    if (typeof x !== "number" && typeof x !== "string") {
-      throw invalid(TYPE, "maxRetryAfter", "a duration (ms or duration text)", x);
-    }
-    maxRetryAfter = toMs(x as DurationInput);
-    if (!(maxRetryAfter >= 0)) throw invalid(RANGE, "maxRetryAfter", "a non-negative duration (ms or duration text)", x);
+  const maxRetryAfter = ceiling("maxRetryAfter", o.maxRetryAfter, DEFAULT_MAX_RETRY_AFTER_MS);
+  let deadline: number | undefined;
+  let afterMs: number | undefined;
+  const d = o.deadline;
+  if (typeof d === "number") {
+    if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
+    deadline = d;
+  } else if (d !== undefined) {
+    if (!isObject(d) || keysOf(d, "deadline").join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    afterMs = ceiling("deadline.afterMs", d.afterMs, 0);
+  }
+  const budget = o.budget as RetryBudget | undefined;
+  if (budget !== undefined && (!isObject(budget) || typeof budget.deposit !== "function" || typeof budget.tryWithdraw !== "function")) {
+    throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
   }
 
   const retries = o.retries;
@@ -307,7 +349,17 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   return {
     delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
     onFailedAttempt: undefined, maxRetryTime: Number.POSITIVE_INFINITY, unref: false,
+    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Number.POSITIVE_INFINITY,
   };
+}
+
+/** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. */
+function ceiling(name: string, x: unknown, fallback: number): number {
+  if (x === undefined) return fallback;
+  if (typeof x !== "number" && typeof x !== "string") throw invalid(TYPE, name, "a duration (ms or duration text)", x);
+  const ms = toMs(x as DurationInput);
+  if (!(ms >= 0)) throw invalid(RANGE, name, "a non-negative duration (ms or duration text)", x);
+  return ms;
 }
 
 /** Reads one property of an unknown value without letting a throwing getter escape. */
@@ -320,19 +372,19 @@ function prop(x: unknown, key: string): unknown {
 }
 
 /**
- * The Retry-After field value from headers: a `Headers` (or anything with
- * `get(name)`), or a plain record such as Node's `IncomingHttpHeaders` (name
- * matched case-insensitively; an array value is joined as a field list).
+ * A field value from headers: a `Headers` (or anything with `get(name)`), or a
+ * plain record such as Node's `IncomingHttpHeaders` (name matched
+ * case-insensitively; an array value is joined as a field list).
  */
-function headerValue(headers: unknown): string | undefined {
+function headerValue(headers: unknown, name: string): string | undefined {
   if (!isObject(headers)) return undefined;
   try {
     let v: unknown;
     if (typeof headers.get === "function") {
-      v = (headers.get as (name: string) => unknown).call(headers, "retry-after");
+      v = (headers.get as (name: string) => unknown).call(headers, name);
     } else {
       for (const key of Object.keys(headers)) {
-        if (key.toLowerCase() === "retry-after") v = headers[key];
+        if (key.toLowerCase() === name) v = headers[key];
       }
     }
     if (typeof v === "number") return String(v);
@@ -341,6 +393,60 @@ function headerValue(headers: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The headers of what `serverDelayMs`/`retryAfterMs` read: a response-like value's `headers`, else the value. */
+const headersOf = (x: object) => ("headers" in x ? prop(x, "headers") : x);
+
+/** The rate-limit fields after `Retry-After`, in `serverDelayMs`'s order, with their kind for wasm (`rateLimitWaitMs`). */
+const RATE_LIMIT_FIELDS = ["ratelimit", "ratelimit-reset", "x-ratelimit-reset"];
+
+/** `serverDelayMs` on validated arguments. */
+function serverDelay(headers: unknown, now: number): number | undefined {
+  const ra = headerValue(headers, "retry-after");
+  const ms = ra === undefined ? undefined : retryAfterValueMs(ra, now);
+  if (ms !== undefined) return ms;
+  for (let kind = 0; kind < 3; kind++) {
+    const v = headerValue(headers, RATE_LIMIT_FIELDS[kind] as string);
+    const w = v === undefined ? Number.NaN : wasm.rateLimitWaitMs(text(v), kind, now);
+    if (w === w) return w;
+  }
+  return undefined;
+}
+
+/**
+ * The wait a server asks for, in ms, read from response headers in this order
+ * (the first that gives a wait wins):
+ *
+ * 1. `Retry-After` (RFC 9110 §10.2.3): delay-seconds, or an HTTP-date in any of
+ *    the three forms minus `now`; `0` means "retry now" (see `retryAfterMs`);
+ * 2. `RateLimit`, the IETF structured field (draft-ietf-httpapi-ratelimit-headers,
+ *    RFC 9651 list): the longest `t` (seconds) among the items whose `r`
+ *    (remaining) is 0, e.g. `"default";r=0;t=2` → 2000; a field that does not
+ *    parse is ignored as a whole;
+ * 3. `RateLimit-Reset` (older drafts): delay-seconds;
+ * 4. `X-RateLimit-Reset`: epoch seconds when ≥ 10⁹ (the wait until then, 0 when
+ *    past), else seconds.
+ *
+ * Parsed in wasm (the `Retry-After` parser of `retryAfterMs`, and `src/core/rate_limit.rs`).
+ *
+ * @param headers a `Headers` (anything with `get(name)`), a plain header record
+ *   (Node's `IncomingHttpHeaders`), or anything with `headers` (a `Response`).
+ * @param now the current time, ms since the epoch; default `Date.now()`.
+ * @returns ms, or `undefined` when no field asks for a wait.
+ * @throws TypeError when `headers` is not an object or `now` not a number; RangeError when `now` is not finite.
+ * @example
+ * serverDelayMs(new Headers({ ratelimit: '"default";r=0;t=2' })) // 2000
+ */
+export function serverDelayMs(headers: RetryAfterInput, now: number = Date.now()): number | undefined {
+  checkNow(now);
+  if (!isObject(headers)) throw invalid(TYPE, "headers", "Headers, a header record or a Response", headers);
+  return serverDelay(headersOf(headers), now);
+}
+
+function checkNow(now: unknown): void {
+  if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+  if (!Number.isFinite(now)) throw invalid(RANGE, "now", "a finite number of ms since the epoch", now);
 }
 
 /** The response-like value an error carries: the value itself (status + headers), or its `response`. */
@@ -352,14 +458,13 @@ function responseOf(x: unknown): unknown {
   return looksLikeResponse(r) ? r : undefined;
 }
 
-/** The wait a 429/503 response carried by `x` asks for, ms, or `undefined`. */
+/** The wait a 429/503 response carried by `x` asks for (any form of `serverDelayMs`), ms, or `undefined`. */
 function serverWaitMs(x: unknown): number | undefined {
   const r = responseOf(x);
   if (r === undefined) return undefined;
   const status = prop(r, "status") ?? prop(r, "statusCode");
   if (typeof status !== "number" || !RETRY_AFTER_STATUSES.has(status)) return undefined;
-  const v = headerValue(prop(r, "headers"));
-  return v === undefined ? undefined : retryAfterValueMs(v, Date.now());
+  return serverDelay(prop(r, "headers"), Date.now());
 }
 
 /** How `fetchWithRetry` lets the shared loop see responses as failures. */
@@ -377,48 +482,79 @@ function isAbortError(e: unknown): boolean {
 /** The attempt loop of `retry` with this package's own options, and of `fetchWithRetry`. */
 async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, hooks?: Hooks): Promise<T> {
   const { signal } = p;
-  const start = performance.now();
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw signal.reason;
+  const start = Date.now();
+  const t0 = performance.now();
+  const deadline = p.afterMs !== undefined ? start + p.afterMs : p.deadline;
+  const errors: unknown[] = [];
+  let made = 0;
+  let failures = 0;
+  let deferrals = 0;
+  /** The RetryError for `reason` (a failure it carries is not discarded: `fetchWithRetry` may return it). */
+  const stop = (reason: RetryStopReason, cause: unknown) =>
+    new RetryError(reason, made, Date.now() - start, hooks ? hooks.view(cause) : cause, hooks ? errors.map(hooks.view) : errors);
+  p.budget?.deposit();
+  for (;;) {
+    if (signal?.aborted) throw stop("aborted", signal.reason);
     let error: unknown;
     try {
-      return await fn({ attempt, signal });
+      made++;
+      return await fn({ attempt: made, signal });
     } catch (e) {
       error = e;
     }
+    errors.push(error);
     if (signal?.aborted) {
       hooks?.discard(error);
-      throw signal.reason;
+      throw stop("aborted", signal.reason);
     }
-    // AbortError (this package's, or p-retry-like: an error named AbortError, as fetch
-    // throws for a signal of the caller's own) means "stop", as in p-retry; a
-    // TimeoutError (AbortSignal.timeout per attempt) is retried.
-    if (error instanceof AbortError) throw unwrap(error);
+    // This package's AbortError stops at once (p-retry's contract); so does an error named
+    // AbortError (fetch aborted by a signal of the caller's own) unless shouldRetry decides.
+    if (error instanceof AbortError) throw stop("not-retryable", unwrap(error));
     const seen = hooks ? hooks.view(error) : error;
+    const server = serverWaitMs(seen);
+    const deferral = server !== undefined && p.maxDeferrals > 0;
+    let reason: RetryStopReason | undefined;
     let delay = 0;
     try {
-      let go = attempt < p.attempts && (!!p.shouldRetry || !isAbortError(error));
-      if (go && p.shouldRetry) go = !!(await p.shouldRetry(seen, attempt));
-      if (go) {
-        delay = p.delay(attempt);
-        const server = serverWaitMs(seen);
-        if (server !== undefined) delay = Math.max(Math.min(server, p.maxRetryAfter), delay);
+      if (deferral) {
+        // Fail fast: a server wait longer than maxDeferralMs is not waited in place.
+        if (++deferrals > p.maxDeferrals || server > p.maxDeferralMs) reason = "deferrals";
+      } else if (++failures >= p.attempts) {
+        reason = "attempts";
+      } else if (!p.shouldRetry && isAbortError(error)) {
+        reason = "aborted";
       }
+      if (!reason && p.shouldRetry && !(await p.shouldRetry(seen, made))) reason = "not-retryable";
+      if (!reason) {
+        delay = deferral ? Math.min(server, p.maxRetryAfter) : p.delay(failures);
+        if (server !== undefined && !deferral) delay = Math.max(Math.min(server, p.maxRetryAfter), delay);
+        const left = p.maxRetryTime - (performance.now() - t0);
+        if (left > 0) delay = Math.min(delay, left);
+        else reason = "deadline";
+      }
+      const retriesLeft = p.attempts - failures;
       if (p.onFailedAttempt) {
         await p.onFailedAttempt(Object.freeze({
-          error: seen as Error, attemptNumber: attempt, retriesLeft: p.attempts - attempt, retriesConsumed: attempt - 1, retryDelay: delay,
+          error: seen as Error, attemptNumber: made, retriesLeft, retriesConsumed: failures - 1, retryDelay: reason ? 0 : delay,
         }));
       }
-      const left = p.maxRetryTime - (performance.now() - start);
-      if (!go || !(left > 0)) throw error;
-      delay = Math.min(delay, left);
-      if (p.onRetry) await p.onRetry({ error: seen, attempt, delay });
+      // Fail fast: no wait that would end past the deadline.
+      if (!reason && deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
+      if (!reason && !deferral && p.budget && !p.budget.tryWithdraw()) reason = "budget";
+      if (reason) throw stop(reason, error);
+      if (p.onRetry) {
+        await p.onRetry({ error: seen, attempt: made, delayMs: delay, delay, elapsedMs: Date.now() - start, retriesLeft, deferral });
+      }
     } catch (e) {
-      if (e !== error) hooks?.discard(error);
+      if (!(e instanceof RetryError && e.cause === seen)) hooks?.discard(error);
       throw e;
     }
     hooks?.discard(error);
-    await wait(delay, signal, p.unref);
+    try {
+      await wait(delay, signal, p.unref);
+    } catch {
+      throw stop("aborted", signal?.reason);
+    }
   }
 }
 
@@ -643,6 +779,8 @@ export async function fetchWithRetry(
   p.onFailedAttempt = pr.onFailedAttempt;
   p.maxRetryTime = pr.maxRetryTime;
   p.unref = pr.unref;
+  p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
+  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Number.POSITIVE_INFINITY);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
@@ -652,15 +790,17 @@ export async function fetchWithRetry(
   if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
 
   p.signal = eitherSignal(p.signal, (init?.signal ?? request?.signal ?? undefined) as AbortSignal | undefined);
+  let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
     const res = await doFetch(request && p.attempts > 1 ? request.clone() : input, signal ? { ...init, signal } : init);
-    if (statuses.includes(res.status)) throw new RetryableResponse(res);
+    if (statuses.includes(res.status)) throw new RetryableResponse((last = res));
     return res;
   };
   try {
     return await run(attempt, p, FETCH_HOOKS);
   } catch (e) {
-    if (e instanceof RetryableResponse) return e.response;
+    // Stopped on a retryable status (attempts, deadline, budget, deferrals, shouldRetry): that Response.
+    if (e instanceof RetryError && e.reason !== "aborted" && last !== undefined && e.cause === last) return last;
     throw e;
   }
 }
@@ -690,12 +830,11 @@ export async function fetchWithRetry(
  * retryAfterMs(response)                               // from response.headers
  */
 export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): number | undefined {
-  if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
-  if (!Number.isFinite(now)) throw invalid(RANGE, "now", "a finite number of ms since the epoch", now);
+  checkNow(now);
   let value: string | undefined;
   if (input === undefined || input === null) return undefined;
   if (typeof input === "string") value = input;
-  else if (isObject(input)) value = headerValue("headers" in input ? prop(input, "headers") : input);
+  else if (isObject(input)) value = headerValue(headersOf(input), "retry-after");
   else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
   return value === undefined ? undefined : retryAfterValueMs(value, now);
 }

@@ -138,7 +138,8 @@ test("AbortError: stops at once with the wrapped error; instanceof across the ES
   let calls = 0;
   await assert.rejects(retry(() => { calls++; throw new cjs.AbortError(inner); }, { retries: 5, minTimeout: 1 }), (e) => e === inner);
   assert.equal(calls, 1);
-  await assert.rejects(retry(() => { throw new AbortError(inner); }, 1, { retries: 5 }), (e) => e === inner);
+  // With this package's own options: RetryError "not-retryable", the wrapped error as cause.
+  await assert.rejects(retry(() => { throw new AbortError(inner); }, 1, { retries: 5 }), (e) => e.reason === "not-retryable" && e.cause === inner && e.attempts === 1);
   assert.ok(new cjs.AbortError("x") instanceof AbortError);
   assert.ok(new AbortError("x") instanceof cjs.AbortError);
   assert.ok(!(new Error("x") instanceof AbortError));
@@ -167,8 +168,8 @@ test("the policy slot: omitted, a duration, createBackoff options, p-retry optio
     [() => retry(fn, { retries: 3, base: 100 }), TypeError, "policy must be createBackoff options or p-retry options, not both (base is createBackoff's, retries is p-retry's); received an object"],
     [() => retry(fn, { retries: 3, minTimout: 5 }), TypeError, 'policy key must be one of createBackoff\'s options (base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts) or p-retry\'s (retries, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, shouldRetry, signal, maxRetryTime, unref); received "minTimout"'],
     [() => retry(fn, { retries: 3, onRetry() {} }), TypeError, 'policy key must be an option of the policy, not onRetry: onRetry goes in the options (the third argument); received "onRetry"'],
-    [() => retry(fn, 10, { retries: 1, minTimeout: 5 }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"'],
-    [() => retry(fn, 10, { retries: 1, jitter: "full" }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter (jitter is a createBackoff option: give it in the policy); received "jitter"'],
+    [() => retry(fn, 10, { retries: 1, minTimeout: 5 }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"'],
+    [() => retry(fn, 10, { retries: 1, jitter: "full" }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget (jitter is a createBackoff option: give it in the policy); received "jitter"'],
     [() => retry(fn, { retries: 2 }, { signal: AbortSignal.abort() }), TypeError, "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object"],
     [() => retry(fn, { retries: -1 }), RangeError, "retries must be a non-negative integer or Infinity; received -1"],
     [() => retry(fn, { factor: -1 }), RangeError, "factor must be a number >= 0, finite; received -1"],

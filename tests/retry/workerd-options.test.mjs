@@ -19,7 +19,7 @@ if (!Miniflare && process.env.CI === "true") throw new Error("miniflare is requi
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 const WORKER = `
-import { fetchWithRetry } from "./dist/workerd/retry.js";
+import { fetchWithRetry, serverDelayMs, createRetryBudget } from "./dist/workerd/retry.js";
 export default {
   async fetch(request) {
     const base = new URL(request.url).searchParams.get("base");
@@ -31,12 +31,20 @@ export default {
     const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("stream")); c.close(); } });
     const b = await fetchWithRetry(base + "/?id=stream", { method: "PUT", body }, { retries: 3, minTimeout: 1 });
     const c = await fetchWithRetry(base + "/?id=text", { method: "PUT", body: "text body" }, { retries: 3, minTimeout: 1 });
-    return Response.json({ a: a.status, failed, b: b.status, c: c.status });
+    const deferrals = [];
+    const d = await fetchWithRetry(base + "/?id=deferral", undefined, {
+      policy: 1, retries: 0, maxRetryAfter: 20,
+      onRetry: ({ error, deferral, delayMs }) => deferrals.push([serverDelayMs(error), deferral, delayMs]),
+    });
+    const e = await fetchWithRetry(base + "/?id=deadline", undefined, { policy: "1 minute", retries: 3, deadline: { afterMs: 1000 } });
+    const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
+    const f = await fetchWithRetry(base + "/?id=p", undefined, { policy: 1, retries: 5, budget });
+    return Response.json({ a: a.status, failed, b: b.status, c: c.status, d: d.status, deferrals, e: e.status, f: f.status });
   },
 };
 `;
 
-test("workerd: p-retry-style options; a stream body goes out once, a text body on every attempt", { skip: !Miniflare && "miniflare is not installed" }, async () => {
+test("workerd: p-retry-style options; a stream body goes out once, a text body on every attempt; deferral, deadline, budget", { skip: !Miniflare && "miniflare is not installed" }, async () => {
   const dir = `${root}tests/.scratch/workerd-options`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -51,7 +59,8 @@ test("workerd: p-retry-style options; a stream body goes out once, a text body o
       const hits = log.get(id) ?? [];
       hits.push(Buffer.concat(chunks).toString());
       log.set(id, hits);
-      res.writeHead(id === "p" || hits.length === 1 ? 503 : 200);
+      if (id === "deferral" && hits.length === 1) res.writeHead(429, { "x-ratelimit-reset": "2" });
+      else res.writeHead(id === "p" || id === "deadline" || hits.length === 1 ? 503 : 200);
       res.end("x");
     });
   });
@@ -64,8 +73,12 @@ test("workerd: p-retry-style options; a stream body goes out once, a text body o
   });
   try {
     const res = await mf.dispatchFetch(`http://worker/?base=${encodeURIComponent(base)}`);
-    assert.deepEqual(await res.json(), { a: 503, failed: [[1, 2, 1], [2, 1, 1], [3, 0, 0]], b: 503, c: 200 });
-    assert.deepEqual(log.get("p"), ["", "", ""]);
+    assert.deepEqual(await res.json(), {
+      a: 503, failed: [[1, 2, 1], [2, 1, 1], [3, 0, 0]], b: 503, c: 200, d: 200, deferrals: [[2000, true, 20]], e: 503, f: 503,
+    });
+    assert.deepEqual(log.get("p"), ["", "", "", "", ""]); // 3, then 2 under a budget of one retry
+    assert.equal(log.get("deferral").length, 2);
+    assert.equal(log.get("deadline").length, 1);
     assert.deepEqual(log.get("stream"), ["stream"]);
     assert.deepEqual(log.get("text"), ["text body", "text body"]);
   } finally {
