@@ -16,6 +16,7 @@ import { toMs, type DurationInput } from "./duration.js";
 import { BACKOFF_OPTIONS, invalid, RANGE, TYPE } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
+import { rateLimitWaitMs } from "./server-delay.js";
 import {
   asError, fnOf, isNetworkError, retriesOf, MAX_TIMER_MS, P_RETRY_KEYS, pRetryDelay, pRetryOptions, signalOf, unwrap,
   type AbortSignalLike, type FailedAttemptContext, type PRetry, type PRetryOptions,
@@ -377,28 +378,38 @@ function prop(x: unknown, key: string): unknown {
  * case-insensitively; an array value is joined as a field list).
  */
 function headerValue(headers: unknown, name: string): string | undefined {
-  if (!isObject(headers)) return undefined;
   try {
-    let v: unknown;
-    if (typeof headers.get === "function") {
-      v = (headers.get as (name: string) => unknown).call(headers, name);
-    } else {
-      for (const key of Object.keys(headers)) {
-        if (key.toLowerCase() === name) v = headers[key];
-      }
-    }
-    if (typeof v === "number") return String(v);
-    if (Array.isArray(v)) return v.join(", ");
-    return typeof v === "string" ? v : undefined;
+    return readHeaderValue(headers, name);
   } catch {
     return undefined;
   }
 }
 
+/** {@link headerValue}, throwing what reading the headers throws (a revoked Proxy, a throwing getter). */
+function readHeaderValue(headers: unknown, name: string): string | undefined {
+  if (!isObject(headers)) return undefined;
+  let v: unknown;
+  if (typeof headers.get === "function") {
+    v = (headers.get as (name: string) => unknown).call(headers, name);
+  } else {
+    for (const key of Object.keys(headers)) {
+      if (key.toLowerCase() === name) v = headers[key];
+    }
+  }
+  if (typeof v === "number") return String(v);
+  if (Array.isArray(v)) {
+    // A field list: at most two values can join into one field value this package reads (an
+    // HTTP-date has one comma), so a longer one is `undefined` without reading further (a Proxy may claim 2e9).
+    const n: unknown = v.length;
+    return n === 1 || n === 2 ? [v[0], v[1]].slice(0, n).join(", ") : undefined;
+  }
+  return typeof v === "string" ? v : undefined;
+}
+
 /** The headers of what `serverDelayMs`/`retryAfterMs` read: a response-like value's `headers`, else the value. */
 const headersOf = (x: object) => ("headers" in x ? prop(x, "headers") : x);
 
-/** The rate-limit fields after `Retry-After`, in `serverDelayMs`'s order, with their kind for wasm (`rateLimitWaitMs`). */
+/** The rate-limit fields after `Retry-After`, in `serverDelayMs`'s order (their index is `rateLimitWaitMs`'s field). */
 const RATE_LIMIT_FIELDS = ["ratelimit", "ratelimit-reset", "x-ratelimit-reset"];
 
 /** `serverDelayMs` on validated arguments. */
@@ -408,8 +419,8 @@ function serverDelay(headers: unknown, now: number): number | undefined {
   if (ms !== undefined) return ms;
   for (let kind = 0; kind < 3; kind++) {
     const v = headerValue(headers, RATE_LIMIT_FIELDS[kind] as string);
-    const w = v === undefined ? Number.NaN : wasm.rateLimitWaitMs(text(v), kind, now);
-    if (w === w) return w;
+    const w = v === undefined ? undefined : rateLimitWaitMs(v, kind, now);
+    if (w !== undefined) return w;
   }
   return undefined;
 }
@@ -428,7 +439,8 @@ function serverDelay(headers: unknown, now: number): number | undefined {
  * 4. `X-RateLimit-Reset`: epoch seconds when ≥ 10⁹ (the wait until then, 0 when
  *    past), else seconds.
  *
- * Parsed in wasm (the `Retry-After` parser of `retryAfterMs`, and `src/core/rate_limit.rs`).
+ * Seconds and dates are parsed in wasm (the parser of `retryAfterMs`); the
+ * `RateLimit` list is cut into members and parameters in JS (js/server-delay.ts).
  *
  * @param headers a `Headers` (anything with `get(name)`), a plain header record
  *   (Node's `IncomingHttpHeaders`), or anything with `headers` (a `Response`).
@@ -822,8 +834,9 @@ export async function fetchWithRetry(
  *   (e.g. Node's `IncomingHttpHeaders`), or anything with `headers` (a
  *   `Response`, Node's `IncomingMessage`, an axios response).
  * @param now the current time, ms since the epoch; default `Date.now()`.
- * @throws TypeError when `input` is none of these or `now` is not a number;
- *   RangeError when `now` is not finite.
+ * @throws TypeError when `input` is none of these, or reading it throws (a
+ *   revoked Proxy, a throwing getter or `get`; the engine's error is the
+ *   `cause`), or `now` is not a number; RangeError when `now` is not finite.
  * @example
  * retryAfterMs("120")                                  // 120000
  * retryAfterMs("Sun, 06 Nov 1994 08:49:37 GMT", 784111775000) // 2000
@@ -834,8 +847,13 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
   let value: string | undefined;
   if (input === undefined || input === null) return undefined;
   if (typeof input === "string") value = input;
-  else if (isObject(input)) value = headerValue(headersOf(input), "retry-after");
-  else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
+  else if (isObject(input)) {
+    try {
+      value = readHeaderValue("headers" in input ? input.headers : input, "retry-after");
+    } catch (e) {
+      throw invalid(TYPE, "input", "headers, a Response or an object with headers that can be read", input, e);
+    }
+  } else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
   return value === undefined ? undefined : retryAfterValueMs(value, now);
 }
 

@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::Static;
-use crate::core::{duration, http_date, rate_limit};
+use crate::core::{duration, http_date};
 
 /// Code units the static buffer holds; longer text goes to pages grown for it.
 pub const TEXT_CAPACITY: usize = 256;
@@ -103,19 +103,4 @@ pub fn parse_duration(len: u32) -> f64 {
 #[wasm_bindgen(js_name = retryAfterValueMs)]
 pub fn retry_after_value_ms(len: u32, now: f64) -> f64 {
     text(len).and_then(|t| http_date::retry_after_units(t, now)).unwrap_or(f64::NAN)
-}
-
-/// The wait in ms a rate-limit field value (in the text buffer, `len` code
-/// units) asks for at `now` (ms since the epoch): `field` 0 = `RateLimit`
-/// (structured field, the longest `t` of the items at `r=0`), 1 =
-/// `RateLimit-Reset` (seconds), 2 = `X-RateLimit-Reset` (epoch seconds when
-/// >= 10^9, else seconds); `NaN` when malformed or no wait is asked. Never traps.
-#[wasm_bindgen(js_name = rateLimitWaitMs)]
-pub fn rate_limit_wait_ms(len: u32, field: u32, now: f64) -> f64 {
-    let field = match field {
-        0 => rate_limit::Field::RateLimit,
-        1 => rate_limit::Field::RateLimitReset,
-        _ => rate_limit::Field::XRateLimitReset,
-    };
-    text(len).and_then(|t| rate_limit::wait_units(t, field, now)).unwrap_or(f64::NAN)
 }

@@ -60,14 +60,14 @@ fn is_ows<T: Copy + Into<u32>>(u: T) -> bool {
 
 /// Trims optional whitespace (SP and HTAB, RFC 9110 §5.6.3) around a field value
 /// (bytes or UTF-16 code units).
-pub(crate) fn trim_ows<T: Copy + Into<u32>>(s: &[T]) -> &[T] {
+fn trim_ows<T: Copy + Into<u32>>(s: &[T]) -> &[T] {
     let start = s.iter().position(|&u| !is_ows(u)).unwrap_or(s.len());
     let end = s.iter().rposition(|&u| !is_ows(u)).map_or(start, |i| i + 1);
     s.get(start..end).unwrap_or(&[])
 }
 
 /// The value of an ASCII digit byte or code unit (`None` for anything else).
-pub(crate) fn digit<T: Copy + Into<u32>>(u: T) -> Option<u32> {
+fn digit<T: Copy + Into<u32>>(u: T) -> Option<u32> {
     u.into().checked_sub(u32::from(b'0')).filter(|d| *d < 10)
 }
 
@@ -78,7 +78,7 @@ pub fn delay_seconds_ms(text: &str) -> Option<f64> {
 }
 
 /// [`delay_seconds_ms`] over bytes or UTF-16 code units.
-pub(crate) fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
+fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
     if text.is_empty() || !text.iter().all(|&u| digit(u).is_some()) {
         return None;
     }

@@ -4,14 +4,12 @@
 //! - [`curve`]: the one delay engine (growth, ceiling, free attempts, jitter);
 //! - [`duration`]: duration text (API.md section 4);
 //! - [`check`]: option validation shared by every surface;
-//! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`;
-//! - [`rate_limit`]: `RateLimit`, `RateLimit-Reset`, `X-RateLimit-Reset` waits, for `serverDelayMs`.
+//! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
 
 pub mod check;
 pub mod curve;
 pub mod duration;
 pub mod http_date;
-pub mod rate_limit;
 pub mod rng;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

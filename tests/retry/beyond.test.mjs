@@ -25,6 +25,13 @@ test("serverDelayMs: every form, in order, exact", () => {
   assert.equal(serverDelayMs(h({ ratelimit: '"default";r=3;t=2' }), NOW), undefined); // requests remain: no wait
   assert.equal(serverDelayMs(h({ ratelimit: '"a";r=1;t=9, "b";r=0;t=4, "c";r=0;t=3' }), NOW), 4000);
   assert.equal(serverDelayMs(h({ ratelimit: '"default";r=0;t=1.5' }), NOW), undefined); // not an sf-integer
+  // RFC 9651 lists: other parameters skipped (a byte sequence, a bare flag); a field that does not parse is ignored whole.
+  assert.equal(serverDelayMs(h({ ratelimit: '"a";r=0;t=3;pk=:cHsdsRa894==:, b;q=100;w=60;flag' }), NOW), 3000);
+  assert.equal(serverDelayMs(h({ ratelimit: ' "a";r=0; t=0 ' }), NOW), 0);
+  for (const bad of ['"a" ;r=0;t=1', '"a";r=0;t=1,', '"a;r=0;t=1', '"a";r=0;t=-1', '"a";r=0;t=1234567890123456', '"a";r=0;t=1 x', '"a";r=0;t=1,,"b"']) {
+    assert.equal(serverDelayMs(h({ ratelimit: bad }), NOW), undefined, bad);
+  }
+  assert.equal(serverDelayMs(h({ ratelimit: '"a";r=0' }), NOW), undefined);
   assert.equal(serverDelayMs(h({ "ratelimit-reset": "12" }), NOW), 12_000);
   assert.equal(serverDelayMs(h({ "x-ratelimit-reset": String(NOW / 1000 + 30) }), NOW), 30_000); // epoch seconds
   assert.equal(serverDelayMs(h({ "x-ratelimit-reset": "45" }), NOW), 45_000); // below 1e9: seconds

@@ -252,7 +252,7 @@ fn still_works() {
     assert!(compile(&o, false).is_err());
     expect_error(RANGE, "factor", "a finite number >= 1", 3.0);
     assert_eq!(b::check_words(ARRAY, 1.0), 1);
-    expect_error(RANGE, "state.words", "an array of four unsigned 32-bit integers", 0.0);
+    expect_error(RANGE, "state.words.length", "4", 1.0);
 }
 
 // ------------------------------------------------------------------ runtime
@@ -563,9 +563,30 @@ fn seeded_streams_and_keyed_draws() {
     b::stream_seed(text("job-7 1e+21"));
     assert_eq!(b::keyed_draw_text(k0, k1, k2, k3, text("1e+21")), b::stream_next());
     // checks
-    assert_eq!(b::check_seed(STRING), 0);
-    assert_eq!(b::check_seed(OBJECT), 1);
+    assert_eq!(b::check_seed(0, STRING, NAN), 0);
+    assert_eq!(b::check_seed(0, NUMBER, NAN), 0, "createRandom(NaN) hashes \"NaN\"");
+    assert_eq!(b::check_seed(1, NUMBER, INF), 0, "restoreRandom takes what state() writes");
+    assert_eq!(b::check_seed(2, NUMBER, 7.0), 0);
+    assert_eq!(b::check_seed(0, OBJECT, NAN), 1);
     expect_error(TYPE, "seed", "a string or a number", 0.0);
+    assert_eq!(b::check_seed(1, BOOLEAN, NAN), 1);
+    expect_error(TYPE, "state.seed", "a string or a number", 0.0);
+    assert_eq!(b::check_seed(2, NUMBER, NAN), 1, "the schema, as upstream's: a finite number");
+    expect_error(TYPE, "state.seed", "a string or a finite number", 0.0);
+    // pick (0) and shuffle (1): an array whose length is an item count
+    assert_eq!(b::check_items(0, ARRAY, 3.0), 0);
+    assert_eq!(b::check_items(0, ARRAY, 4_294_967_295.0), 0);
+    assert_eq!(b::check_items(1, ARRAY, 0.0), 0);
+    assert_eq!(b::check_items(1, ARRAY, 16_777_216.0), 0);
+    assert_eq!(b::check_items(0, OBJECT, 3.0), 1);
+    expect_error(TYPE, "items", "an array", 0.0);
+    assert_eq!(b::check_items(0, ARRAY, 0.0), 1);
+    expect_error(RANGE, "items", "a non-empty array", 0.0);
+    assert_eq!(b::check_items(0, ARRAY, 1.5), 1);
+    expect_error(RANGE, "items.length", "an integer from {} to {}", 1.0);
+    assert_eq!(b::check_items(1, ARRAY, 2e9), 1);
+    expect_error(RANGE, "items.length", "an integer from {} to {}", 1.0);
+    assert_eq!(b::check_items(1, ARRAY, NAN), 1);
     assert_eq!(b::check_words(OBJECT, NAN), 1);
     expect_error(TYPE, "state.words", "an array of four unsigned 32-bit integers", 0.0);
     assert_eq!(b::check_words(ARRAY, 4.0), 0);
@@ -673,7 +694,8 @@ fn no_number_traps_any_export() {
             let _ = b::curve_delay(t, 1.0, 2.0, INF, 0.0, x);
             let _ = b::option_name(t, text("base"));
             let _ = b::random_kind(t, t, t);
-            let _ = b::check_seed(t);
+            let _ = b::check_seed(t, t, x);
+            let _ = b::check_items(t, t, x);
             let _ = b::compile_curve(false, t, x, t, t, x, t, x, t, x);
             let _ = b::compile_shared(true, true, x, t, x, t, x, t, t, t, x);
             let _ = b::stream_word(t);
