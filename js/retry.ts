@@ -632,13 +632,15 @@ async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry)
  * With the policy forms, the budget comes from exactly one place:
  * `options.retries` (attempts AFTER the first) or the policy's
  * `.maxAttempts(n)` (attempts in total): `retries: 2` equals `.maxAttempts(3)`.
- * On exhaustion the last error is rethrown unchanged.
+ * A call that gives up rejects with {@link RetryError} (`reason`: attempts,
+ * deadline, budget, aborted, not-retryable; `cause` the last error); an error
+ * thrown by `shouldRetry` or `onRetry` rejects as is.
  *
- * `Retry-After`: when the thrown value is itself a response (it has `headers`
+ * Server waits: when the thrown value is itself a response (it has `headers`
  * and `status`/`statusCode`) or carries one as `error.response` (as fetch
  * wrappers and HTTP clients such as axios do), and its status is 429 or 503
- * with a valid `Retry-After`, the wait is `max(min(server, maxRetryAfter),
- * policy delay)`. A value `fn` resolves with is never a failure here.
+ * with a wait `serverDelayMs` reads, the wait is `max(min(server,
+ * maxRetryAfter), policy delay)`. A value `fn` resolves with is never a failure here.
  *
  * Throwing `new AbortError(error)` from `fn` stops at once with `error` (any
  * form). With the policy forms, an error named `AbortError` (what `fetch`
@@ -654,11 +656,19 @@ async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry)
  *   (the message says where it belongs), shapes are mixed, or both `retries`
  *   and `.maxAttempts()` are set; RangeError for a bad value, or when neither
  *   sets a budget for a policy without one (use `retries: Infinity` to retry for
- *   ever on purpose); `signal.reason` when aborted; otherwise the last error of `fn`.
+ *   ever on purpose); with the policy forms, RetryError when the loop gives up
+ *   (reason "aborted" with `cause` = `signal.reason` when aborted); with p-retry's
+ *   options, as p-retry: `signal.reason`, or the last error of `fn`.
  * @example
  * const data = await retry(({ signal }) => load(signal), Backoff.exponential("200ms").maxAttempts(5));
  * const same = await retry(() => load(), { retries: 5, minTimeout: 200 }); // p-retry's options
  */
+export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options: PRetryOptions): Promise<T>;
+export function retry<T>(
+  fn: (ctx: RetryContext) => T | PromiseLike<T>,
+  policy?: RetryPolicy | BackoffOptions,
+  options?: RetryOptions,
+): Promise<T>;
 export async function retry<T>(
   fn: (ctx: RetryContext) => T | PromiseLike<T>,
   policy?: RetryPolicyInput,
@@ -740,9 +750,11 @@ function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: s
  * without a body is cloned for each attempt.
  *
  * The final `Response` is returned: a non-retryable status (404, …) at once,
- * not thrown; when the budget runs out on retryable statuses, the last one.
- * The bodies of the responses it discards are cancelled. A 429/503 with
- * `Retry-After` waits `max(min(server, maxRetryAfter), policy delay)`.
+ * not thrown; when the loop stops on a retryable status (attempts, deadline,
+ * budget, deferrals, a veto), that last one. The bodies of the responses it
+ * discards are cancelled. A 429/503 with a server wait (`serverDelayMs`) is a
+ * deferral: waited (at most `maxRetryAfter`) without spending an attempt, up
+ * to `maxDeferrals`; a wait over `maxDeferralMs` stops at once.
  *
  * The signal (`options.signal`, else `init.signal`, else the Request's; both
  * combined when two are given) is passed to every `fetch` and stops the waits.
@@ -754,8 +766,8 @@ function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: s
  * @param init as for `fetch`.
  * @param options see {@link FetchRetryOptions}.
  * @throws (rejects; never throws synchronously) as `retry` for bad options;
- *   TypeError when `globalThis.fetch` is missing; `signal.reason` when aborted;
- *   the last network error on exhaustion.
+ *   TypeError when `globalThis.fetch` is missing; RetryError when the loop gives
+ *   up on a network error (`cause`) or is aborted (reason "aborted").
  */
 export async function fetchWithRetry(
   input: FetchInput,
