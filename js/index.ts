@@ -27,3 +27,7 @@ export {
   type RetryPolicyInput, type RetryContext, type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput,
   type SleepOptions, type PRetryOptions, type FailedAttemptContext, type RetryStopReason,
 } from "./retry.js";
+export {
+  retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
+  type BullBackoffStrategy,
+} from "./queues.js";
