@@ -6,8 +6,15 @@
  * @module
  */
 
-const ABORT_BRAND = Symbol.for("backoff-wasm.AbortError");
-const RETRY_BRAND = Symbol.for("backoff-wasm.RetryError");
+// Pure (no module-level side effect), so that an entry point that does not use these
+// classes (/queues loads this chunk) loses them to tree-shaking.
+const ABORT_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.AbortError");
+const RETRY_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.RetryError");
+
+/** Marks `self` with `brand` (non-enumerable, so it does not show when the error is printed). */
+function brand(self: object, b: symbol): void {
+  Object.defineProperty(self, b, { value: true });
+}
 
 function has(cls: unknown, self: unknown, brand: symbol, x: unknown): boolean {
   return self === cls
@@ -31,6 +38,7 @@ export class AbortError extends Error {
     const original = message instanceof Error ? message : new Error(message);
     super(original.message);
     this.originalError = original;
+    brand(this, ABORT_BRAND);
   }
 
   /** Brand check: errors from any copy of the package match; subclasses check the prototype chain. */
@@ -38,7 +46,6 @@ export class AbortError extends Error {
     return has(AbortError, this, ABORT_BRAND, x);
   }
 }
-Object.defineProperty(AbortError.prototype, ABORT_BRAND, { value: true });
 
 /** Why a retry loop stopped (see {@link RetryError}). */
 export type RetryStopReason = "attempts" | "deadline" | "budget" | "aborted" | "not-retryable" | "deferrals";
@@ -80,6 +87,7 @@ export class RetryError extends Error {
     this.elapsedMs = elapsedMs;
     this.cause = cause;
     this.errors = errors;
+    brand(this, RETRY_BRAND);
   }
 
   /** Brand check: errors from any copy of the package match; subclasses check the prototype chain. */
@@ -87,4 +95,3 @@ export class RetryError extends Error {
     return has(RetryError, this, RETRY_BRAND, x);
   }
 }
-Object.defineProperty(RetryError.prototype, RETRY_BRAND, { value: true });

@@ -179,7 +179,9 @@ const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
 /** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
 const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
-const FETCH_KEYS = [...RETRY_KEYS, "policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", ...FETCH_P_KEYS];
+const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
+  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs"], FETCH_P_KEYS,
+);
 
 /** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
 interface Plan {

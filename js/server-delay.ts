@@ -19,10 +19,9 @@ function seconds(v: string): number | undefined {
 }
 
 /** A bare item of RFC 9651 §3.3: a string, a byte sequence, or a token / number / boolean. */
-const ITEM = String.raw`"(?:[^"\\\x00-\x1f\x7f]|\\["\\])*"|:[A-Za-z0-9+/=]*:|[!#$%&'*+\-.0-9A-Z^_\x60a-z|~:/?]+`;
-/** One list member: a bare item and its parameters, then the end or a comma. */
-const MEMBER = new RegExp(String.raw`[ \t]*(?:${ITEM})((?:;[ ]*[a-z*][a-z0-9_\-.*]*(?:=(?:${ITEM}))?)*)[ \t]*(,|$)`, "y");
-const PARAM = new RegExp(String.raw`;[ ]*([a-z*][a-z0-9_\-.*]*)(?:=(${ITEM}))?`, "g");
+const ITEM = "\"(?:[^\"\\\\\\x00-\\x1f\\x7f]|\\\\[\"\\\\])*\"|:[A-Za-z0-9+/=]*:|[!#$%&'*+\\-.0-9A-Z^_\\x60a-z|~:/?]+";
+/** A parameter: `;key` or `;key=<bare item>` (the key in group 1, the value in group 2). */
+const PARAM_TEXT = ";[ ]*([a-z*][a-z0-9_\\-.*]*)(?:=(" + ITEM + "))?";
 
 /**
  * The longest `t` (× 1000) among the members of a `RateLimit` field whose `r`
@@ -31,8 +30,11 @@ const PARAM = new RegExp(String.raw`;[ ]*([a-z*][a-z0-9_\-.*]*)(?:=(${ITEM}))?`,
  * and `t` must be non-negative sf-integers (at most 15 digits).
  */
 function rateLimit(v: string): number | undefined {
+  // Built per call: no module-level side effect, so entry points that never call this shake it out.
+  // One list member: a bare item and its parameters (group 1), then the end or a comma (group 2).
+  const MEMBER = new RegExp("[ \\t]*(?:" + ITEM + ")((?:" + PARAM_TEXT.replace(/\((?!\?)/g, "(?:") + ")*)[ \\t]*(,|$)", "y");
+  const PARAM = new RegExp(PARAM_TEXT, "g");
   let best: number | undefined;
-  MEMBER.lastIndex = 0;
   for (;;) {
     const at = MEMBER.lastIndex;
     const m = MEMBER.exec(v);
