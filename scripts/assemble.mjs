@@ -43,10 +43,21 @@ const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
 // Version from Cargo.toml, so the crate and the package never disagree.
 manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
 
-/** Entry points: "./sigil" → "sigil" (the file name of the entry in every tree). */
-const entries = Object.values(manifest.exports)
-  .filter((t) => typeof t === "object" && t.workerd)
-  .map((t) => t.workerd.replace("./dist/workerd/", "").replace(/\.js$/, ""));
+/**
+ * Entry points: "." → "index", "./sigil" → "sigil" (the file name of the entry in every
+ * tree), in the template's order. Each one's conditions are written here, one shape
+ * for all (so a template entry only needs its subpath): types, then workerd (it must
+ * come before the others: Wrangler also matches "import"/"default"), require, default.
+ */
+const entries = Object.keys(manifest.exports)
+  .filter((k) => k !== "./package.json")
+  .map((k) => (k === "." ? "index" : k.replace(/^\.\//, "")));
+manifest.exports = Object.fromEntries([
+  ...entries.map((e) => [e === "index" ? "." : `./${e}`, {
+    types: `./dist/types/${e}.d.ts`, workerd: `./dist/workerd/${e}.js`, require: `./dist/cjs/${e}.js`, default: `./dist/esm/${e}.js`,
+  }]),
+  ["./package.json", "./package.json"],
+]);
 
 const minified = {
   bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: "none",

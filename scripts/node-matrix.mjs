@@ -7,9 +7,9 @@
 //   node scripts/node-matrix.mjs --bins     prints "<major> <path of bin/node>" per installed version
 //   node scripts/node-matrix.mjs --files    prints the test files run on every version
 //
-// The files are the Node-side JavaScript tests: every tests/js and tests/retry test
-// and the Node consumer test, less those that drive Chromium or workerd (they test
-// those runtimes, not Node, and run once on the default Node).
+// The files are the Node-side JavaScript tests: every tests/js, tests/retry and
+// tests/queues test and the Node consumer test, less those that drive Chromium or
+// workerd (they test those runtimes, not Node, and run once on the default Node).
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,9 +26,12 @@ export function nodeBinary(major) {
 
 /** Test files (repository-relative) run on every Node of the matrix. */
 export function matrixFiles() {
-  const skip = new Set(["tests/js/browser.test.mjs", "tests/js/chart-layout.test.mjs", "tests/retry/browser.test.mjs", "tests/retry/workerd.test.mjs"]);
+  // Files that drive Chromium or workerd test those runtimes, not Node.
+  const skip = new Set(["tests/js/browser.test.mjs", "tests/js/chart-layout.test.mjs", "tests/retry/browser.test.mjs",
+    "tests/retry/workerd.test.mjs", "tests/queues/workerd.test.mjs"]);
   const out = [];
-  for (const dir of ["tests/js", "tests/retry"]) {
+  for (const dir of ["tests/js", "tests/retry", "tests/queues"]) {
+    if (!existsSync(join(root, dir))) continue;
     for (const f of readdirSync(join(root, dir)).sort()) {
       if (f.endsWith(".test.mjs") && !skip.has(`${dir}/${f}`)) out.push(`${dir}/${f}`);
     }

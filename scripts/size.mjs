@@ -30,8 +30,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * has the numbers), so growth fails `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 19_100, "./sigil": 12_000, "./backoff": 13_500, "./random": 12_000, "./duration": 12_000,
-  "./policy": 13_500, "./chart": 16_000, "./retry": 15_800,
+  ".": 19_800, "./sigil": 12_000, "./backoff": 13_900, "./random": 12_000, "./duration": 12_000,
+  "./policy": 13_900, "./chart": 16_400, "./retry": 16_200,
   // The policy plus the queue helpers and the two retry functions they build on (14 334 measured).
   "./queues": 14_800,
 };
@@ -41,7 +41,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 25_100, cjs: 21_700, workerd: 24_300 };
+export const TREE_BUDGET_GZIP = { esm: 26_800, cjs: 23_200, workerd: 26_200 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
