@@ -22,8 +22,10 @@ export {
 } from "./duration.js";
 export { scheduleSvg, type ScheduleSvgOptions } from "./chart.js";
 export {
-  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, type RetryPolicy, type RetryContext,
-  type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput, type SleepOptions,
+  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, serverDelayMs,
+  createRetryBudget, type RetryBudget, type RetryBudgetOptions, type AbortSignalLike, type RetryPolicy,
+  type RetryPolicyInput, type RetryContext, type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput,
+  type SleepOptions, type PRetryOptions, type FailedAttemptContext, type RetryStopReason,
 } from "./retry.js";
 export {
   retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,

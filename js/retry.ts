@@ -9,29 +9,35 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import { retryAfterValueMs } from "./abi.js";
-import { Backoff } from "./backoff.js";
+import * as wasm from "./wasm.js";
+import { retryAfterValueMs, text } from "./abi.js";
+import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, RANGE, TYPE } from "./errors.js";
+import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
+import type { RetryBudget } from "./budget.js";
+import { rateLimitWaitMs } from "./server-delay.js";
+import {
+  asError, fnOf, isNetworkError, retriesOf, MAX_TIMER_MS, P_RETRY_KEYS, pRetryDelay, pRetryOptions, signalOf, unwrap,
+  type AbortSignalLike, type FailedAttemptContext, type PRetry, type PRetryOptions,
+} from "./p-retry.js";
+
+export { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
+export { createRetryBudget, type RetryBudget, type RetryBudgetOptions } from "./budget.js";
+export type { AbortSignalLike, FailedAttemptContext, PRetryOptions } from "./p-retry.js";
 
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
 export type RetryPolicy = Backoff | DurationInput;
 
+/**
+ * The second argument of `retry`: a {@link RetryPolicy}, `createBackoff`
+ * options, or p-retry-style options ({@link PRetryOptions}, which then carry
+ * every option: no third argument).
+ */
+export type RetryPolicyInput = RetryPolicy | BackoffOptions | PRetryOptions;
+
 /** The global scope of the program using this package. */
 type Host = typeof globalThis;
-
-/**
- * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
- * none (no DOM lib, no `@types/node`), the members this package uses.
- */
-export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
-  ? S
-  : {
-      readonly aborted: boolean;
-      readonly reason: unknown;
-      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-      removeEventListener(type: "abort", listener: () => void): void;
-    };
 
 /** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
 export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
@@ -54,8 +60,16 @@ export interface RetryEvent {
   error: unknown;
   /** The attempt that failed (1-based); the next one is `attempt + 1`. */
   attempt: number;
-  /** The wait before the next attempt, ms (after `Retry-After` was taken into account). */
+  /** The wait before the next attempt, ms (after the server's wait was taken into account). */
+  delayMs: number;
+  /** Same as `delayMs` (the name of earlier versions). */
   delay: number;
+  /** Ms since the call started. */
+  elapsedMs: number;
+  /** Retries the attempt budget still allows, this one included (p-retry's `retriesLeft`); a deferral spends none. */
+  retriesLeft: number;
+  /** `true` when this wait is a deferral: a 429/503 with a server wait in `fetchWithRetry`, not counted as an attempt. */
+  deferral: boolean;
 }
 
 /** Options of `retry` (all optional, validated once when `retry` starts). */
@@ -87,17 +101,44 @@ export interface RetryOptions {
    * text, non-negative; `Infinity` allowed). Default one hour.
    */
   maxRetryAfter?: DurationInput;
+  /**
+   * Fail fast: before any wait, if the wait would end past this time, stop at
+   * once with `RetryError` reason `"deadline"` (no sleep that cannot lead to an
+   * attempt). Ms since the epoch, or `{ afterMs }` (ms or duration text) from the start of the call.
+   */
+  deadline?: number | { afterMs: DurationInput };
+  /** A budget shared with other calls ({@link createRetryBudget}); empty stops with reason `"budget"`. */
+  budget?: RetryBudget;
 }
 
-/** Options of `fetchWithRetry`: every `retry` option, plus these. */
-export interface FetchRetryOptions extends RetryOptions {
+/**
+ * Options of `fetchWithRetry`: every `retry` option, these, and p-retry's
+ * `factor`, `minTimeout`, `maxTimeout`, `randomize` (the waits, p-retry's
+ * formula; not with `policy`), `onFailedAttempt`, `maxRetryTime` and `unref`
+ * with p-retry's meaning. `shouldRetry` keeps this package's form `(error, attempt)`.
+ */
+export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal"> {
   /**
-   * The waits. Default `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+   * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
+   * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
    * (without `.maxAttempts(4)` when `retries` is given).
    */
-  policy?: RetryPolicy;
-  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. */
+  policy?: RetryPolicy | BackoffOptions;
+  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
   retryNonIdempotent?: boolean;
+  /** The methods that are retried (any case). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2). */
+  methods?: readonly string[];
+  /** The statuses that are retried. Default 408, 425, 429, 500, 502, 503, 504. */
+  statusCodes?: readonly number[];
+  /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
+  maxDeferrals?: number;
+  /**
+   * The longest server wait taken as a deferral (ms or duration text): a longer
+   * one stops the call at once (reason `"deferrals"`; the `Response` is
+   * returned, so a Worker can hand the wait to Queues). Default `Infinity`; the
+   * wait itself is at most `maxRetryAfter`.
+   */
+  maxDeferralMs?: DurationInput;
 }
 
 /**
@@ -119,12 +160,8 @@ export interface SleepOptions {
   signal?: AbortSignalLike;
 }
 
-/**
- * The longest delay `setTimeout` honours: 2^31 − 1 ms (about 24.8 days). A
- * longer one fires at once in browsers and after 1 ms in Node (HTML
- * "timer initialisation steps"; Node's TimeoutOverflowWarning).
- */
-const MAX_TIMER_MS = 2_147_483_647;
+/** Default `maxDeferrals` of `fetchWithRetry`. */
+const DEFAULT_MAX_DEFERRALS = 3;
 /** Default `maxRetryAfter`: one hour. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 /** Cloudflare Queues: `delaySeconds` is at most 43 200 (12 hours). */
@@ -133,69 +170,152 @@ const QUEUES_MAX_DELAY_SECONDS = 43_200;
  * Statuses `fetchWithRetry` retries: 408 Request Timeout, 425 Too Early,
  * 429 Too Many Requests, 500, 502, 503, 504 (RFC 9110 §15, RFC 8470, RFC 6585).
  */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
+const RETRYABLE_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
 /** Methods retried without `retryNonIdempotent` (idempotent per RFC 9110 §9.2.2). */
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+const IDEMPOTENT_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
 /** Statuses whose `Retry-After` is honoured (RFC 9110 §10.2.3, RFC 6585 §4). */
 const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
-const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter"] as const;
-const FETCH_KEYS = [...RETRY_KEYS, "policy", "retryNonIdempotent"] as const;
+const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
+/** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
+const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
+const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
+  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs"], FETCH_P_KEYS,
+);
 
-/** The validated form of the options. */
+/** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
 interface Plan {
-  policy: Backoff;
+  /** The wait after failed attempt `n`. */
+  delay: (n: number) => number;
   attempts: number;
   signal: AbortSignal | undefined;
   shouldRetry: RetryOptions["shouldRetry"];
   onRetry: RetryOptions["onRetry"];
+  onFailedAttempt: PRetry["onFailedAttempt"];
   maxRetryAfter: number;
+  maxRetryTime: number;
+  unref: boolean;
+  /** Epoch ms, or `afterMs` from the start. */
+  deadline: number | undefined;
+  afterMs: number | undefined;
+  budget: RetryBudget | undefined;
+  /** Deferrals allowed (0: a server wait is folded into the policy's wait, as `retry` does). */
+  maxDeferrals: number;
+  maxDeferralMs: number;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null;
 }
 
-function isSignal(x: unknown): x is AbortSignal {
-  return isObject(x) && typeof x.aborted === "boolean" && typeof x.addEventListener === "function";
+/** `Object.keys`, with the package's own error for a revoked Proxy or a throwing trap. */
+function keysOf(x: object, name: string): string[] {
+  try {
+    return Object.keys(x);
+  } catch {
+    throw invalid(TYPE, name, "an object whose keys can be listed", x);
+  }
 }
 
-/** Rejects a non-object and any key outside `known` (a typo must not pass silently). */
+const isBackoffKey = (k: string) => wasm.optionName(BACKOFF_OPTIONS, text(k)) === 0;
+
+/** Where a key that is not an option of `known` belongs, in the caller's words. */
+function hint(k: string): string {
+  if (P_RETRY_KEYS.includes(k)) return ` (${k} is a p-retry option: give p-retry options as the second argument, retry(fn, { ${k} }))`;
+  if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
+  return "";
+}
+
+/** Rejects a non-object and any key outside `known` (a typo must not pass silently), saying where a misplaced key belongs. */
 function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
-  if (!isObject(options) || typeof options === "function") throw invalid(TYPE, "options", "an object", options);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}`, key);
+  if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
+  for (const key of keysOf(options, "options")) {
+    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known.includes("policy") ? "" : hint(key)}`, key);
   }
   return options;
 }
 
-function signalOption(x: unknown): AbortSignal | undefined {
-  if (x === undefined) return undefined;
-  if (!isSignal(x)) throw invalid(TYPE, "signal", "an AbortSignal", x);
-  return x;
+/** A plain object (options), not a `Backoff` or another class instance. */
+function isPlain(x: object): boolean {
+  try {
+    const p = Object.getPrototypeOf(x);
+    return p === Object.prototype || p === null;
+  } catch {
+    return false;
+  }
 }
 
-function functionOption<F>(name: string, x: unknown): F | undefined {
-  if (x === undefined) return undefined;
-  if (typeof x !== "function") throw invalid(TYPE, name, "a function", x);
-  return x as F;
-}
+const POLICY_EXPECTED = "a Backoff, a duration (ms or duration text), createBackoff options";
 
-/** Validates every `retry` option once and settles the attempt budget. */
-function plan(policy: Backoff, o: Record<string, unknown>): Plan {
-  const signal = signalOption(o.signal);
-  const shouldRetry = functionOption<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
-  const onRetry = functionOption<RetryOptions["onRetry"]>("onRetry", o.onRetry);
-
-  let maxRetryAfter = DEFAULT_MAX_RETRY_AFTER_MS;
-  if (o.maxRetryAfter !== undefined) {
-    const x = o.maxRetryAfter;
-    if (typeof x !== "number" && typeof x !== "string") {
-      throw invalid(TYPE, "maxRetryAfter", "a duration (ms or duration text)", x);
+/**
+ * A policy slot: a `Backoff`, a duration (fixed), `createBackoff` options, or —
+ * where `pRetry` — p-retry options (returned as the record). `name` is the
+ * caller's word for the slot.
+ */
+function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<string, unknown> {
+  const expected = POLICY_EXPECTED + (pRetry ? " or p-retry options" : "");
+  if (typeof x === "number" || typeof x === "string") {
+    try {
+      return Backoff.fixed(x as DurationInput);
+    } catch (e) {
+      throw invalid(e instanceof RangeError ? RANGE : TYPE, name, `${expected}; a duration must be non-negative and finite (ms, or text such as "5 seconds")`, x);
     }
-    maxRetryAfter = toMs(x as DurationInput);
-    if (!(maxRetryAfter >= 0)) throw invalid(RANGE, "maxRetryAfter", "a non-negative duration (ms or duration text)", x);
+  }
+  if (!isObject(x)) throw invalid(TYPE, name, expected, x);
+  if (!isPlain(x)) {
+    try {
+      return Backoff.from(x as unknown as Backoff);
+    } catch {
+      throw invalid(TYPE, name, expected, x);
+    }
+  }
+  let backoffKey: string | undefined;
+  let pKey: string | undefined;
+  for (const k of keysOf(x, name)) {
+    const b = isBackoffKey(k);
+    const p = pRetry && P_RETRY_KEYS.includes(k);
+    if (b && !p) backoffKey ??= k;
+    else if (p && !b) pKey ??= k;
+    else if (!b && !p) {
+      throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
+        ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)`
+        : `one of createBackoff's options (base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts)${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
+    }
+  }
+  if (backoffKey !== undefined && pKey !== undefined) {
+    throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
+  }
+  return pRetry && backoffKey === undefined ? x : createBackoff(x as unknown as BackoffOptions);
+}
+
+/** The default policy: see `retry`. */
+let defaultPolicy: Backoff | undefined;
+function policyDefault(bounded: boolean): Backoff {
+  defaultPolicy ??= Backoff.exponential("1 second").cap("30 seconds").jitter("full");
+  return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
+}
+
+/** Validates every own option once and settles the attempt budget. */
+function plan(policy: Backoff, o: Record<string, unknown>): Plan {
+  const signal = signalOf("signal", o.signal);
+  const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
+  const onRetry = fnOf<RetryOptions["onRetry"]>("onRetry", o.onRetry);
+
+  const maxRetryAfter = ceiling("maxRetryAfter", o.maxRetryAfter, DEFAULT_MAX_RETRY_AFTER_MS);
+  let deadline: number | undefined;
+  let afterMs: number | undefined;
+  const d = o.deadline;
+  if (typeof d === "number") {
+    if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
+    deadline = d;
+  } else if (d !== undefined) {
+    if (!isObject(d) || keysOf(d, "deadline").join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    afterMs = ceiling("deadline.afterMs", d.afterMs, 0);
+  }
+  const budget = o.budget as RetryBudget | undefined;
+  if (budget !== undefined && (!isObject(budget) || typeof budget.deposit !== "function" || typeof budget.tryWithdraw !== "function")) {
+    throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
   }
 
   const retries = o.retries;
@@ -229,7 +349,20 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
       retries,
     );
   }
-  return { policy, attempts, signal, shouldRetry, onRetry, maxRetryAfter };
+  return {
+    delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
+    onFailedAttempt: undefined, maxRetryTime: Number.POSITIVE_INFINITY, unref: false,
+    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Number.POSITIVE_INFINITY,
+  };
+}
+
+/** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. */
+function ceiling(name: string, x: unknown, fallback: number): number {
+  if (x === undefined) return fallback;
+  if (typeof x !== "number" && typeof x !== "string") throw invalid(TYPE, name, "a duration (ms or duration text)", x);
+  const ms = toMs(x as DurationInput);
+  if (!(ms >= 0)) throw invalid(RANGE, name, "a non-negative duration (ms or duration text)", x);
+  return ms;
 }
 
 /** Reads one property of an unknown value without letting a throwing getter escape. */
@@ -242,37 +375,92 @@ function prop(x: unknown, key: string): unknown {
 }
 
 /**
- * The Retry-After field value from headers: a `Headers` (or anything with
- * `get(name)`), or a plain record such as Node's `IncomingHttpHeaders` (name
- * matched case-insensitively; an array value is joined as a field list).
+ * A field value from headers: a `Headers` (or anything with `get(name)`), or a
+ * plain record such as Node's `IncomingHttpHeaders` (name matched
+ * case-insensitively; an array value is joined as a field list).
  */
-function headerValue(headers: unknown): string | undefined {
+function headerValue(headers: unknown, name: string): string | undefined {
   try {
-    return readHeaderValue(headers);
+    return readHeaderValue(headers, name);
   } catch {
     return undefined;
   }
 }
 
 /** {@link headerValue}, throwing what reading the headers throws (a revoked Proxy, a throwing getter). */
-function readHeaderValue(headers: unknown): string | undefined {
+function readHeaderValue(headers: unknown, name: string): string | undefined {
   if (!isObject(headers)) return undefined;
   let v: unknown;
   if (typeof headers.get === "function") {
-    v = (headers.get as (name: string) => unknown).call(headers, "retry-after");
+    v = (headers.get as (name: string) => unknown).call(headers, name);
   } else {
     for (const key of Object.keys(headers)) {
-      if (key.toLowerCase() === "retry-after") v = headers[key];
+      if (key.toLowerCase() === name) v = headers[key];
     }
   }
   if (typeof v === "number") return String(v);
   if (Array.isArray(v)) {
-    // A field list: at most two values can join into one Retry-After (an HTTP-date has one
-    // comma), so a longer one is `undefined` without reading further (a Proxy may claim 2e9).
+    // A field list: at most two values can join into one field value this package reads (an
+    // HTTP-date has one comma), so a longer one is `undefined` without reading further (a Proxy may claim 2e9).
     const n: unknown = v.length;
     return n === 1 || n === 2 ? [v[0], v[1]].slice(0, n).join(", ") : undefined;
   }
   return typeof v === "string" ? v : undefined;
+}
+
+/** The headers of what `serverDelayMs`/`retryAfterMs` read: a response-like value's `headers`, else the value. */
+const headersOf = (x: object) => ("headers" in x ? prop(x, "headers") : x);
+
+/** The rate-limit fields after `Retry-After`, in `serverDelayMs`'s order (their index is `rateLimitWaitMs`'s field). */
+const RATE_LIMIT_FIELDS = ["ratelimit", "ratelimit-reset", "x-ratelimit-reset"];
+
+/** `serverDelayMs` on validated arguments. */
+function serverDelay(headers: unknown, now: number): number | undefined {
+  const ra = headerValue(headers, "retry-after");
+  const ms = ra === undefined ? undefined : retryAfterValueMs(ra, now);
+  if (ms !== undefined) return ms;
+  for (let kind = 0; kind < 3; kind++) {
+    const v = headerValue(headers, RATE_LIMIT_FIELDS[kind] as string);
+    const w = v === undefined ? undefined : rateLimitWaitMs(v, kind, now);
+    if (w !== undefined) return w;
+  }
+  return undefined;
+}
+
+/**
+ * The wait a server asks for, in ms, read from response headers in this order
+ * (the first that gives a wait wins):
+ *
+ * 1. `Retry-After` (RFC 9110 §10.2.3): delay-seconds, or an HTTP-date in any of
+ *    the three forms minus `now`; `0` means "retry now" (see `retryAfterMs`);
+ * 2. `RateLimit`, the IETF structured field (draft-ietf-httpapi-ratelimit-headers,
+ *    RFC 9651 list): the longest `t` (seconds) among the items whose `r`
+ *    (remaining) is 0, e.g. `"default";r=0;t=2` → 2000; a field that does not
+ *    parse is ignored as a whole;
+ * 3. `RateLimit-Reset` (older drafts): delay-seconds;
+ * 4. `X-RateLimit-Reset`: epoch seconds when ≥ 10⁹ (the wait until then, 0 when
+ *    past), else seconds.
+ *
+ * Seconds and dates are parsed in wasm (the parser of `retryAfterMs`); the
+ * `RateLimit` list is cut into members and parameters in JS (js/server-delay.ts).
+ *
+ * @param headers a `Headers` (anything with `get(name)`), a plain header record
+ *   (Node's `IncomingHttpHeaders`), or anything with `headers` (a `Response`).
+ * @param now the current time, ms since the epoch; default `Date.now()`.
+ * @returns ms, or `undefined` when no field asks for a wait.
+ * @throws TypeError when `headers` is not an object or `now` not a number; RangeError when `now` is not finite.
+ * @example
+ * serverDelayMs(new Headers({ ratelimit: '"default";r=0;t=2' })) // 2000
+ */
+export function serverDelayMs(headers: RetryAfterInput, now: number = Date.now()): number | undefined {
+  checkNow(now);
+  if (!isObject(headers)) throw invalid(TYPE, "headers", "Headers, a header record or a Response", headers);
+  return serverDelay(headersOf(headers), now);
+}
+
+function checkNow(now: unknown): void {
+  if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+  if (!Number.isFinite(now)) throw invalid(RANGE, "now", "a finite number of ms since the epoch", now);
 }
 
 /** The response-like value an error carries: the value itself (status + headers), or its `response`. */
@@ -284,14 +472,13 @@ function responseOf(x: unknown): unknown {
   return looksLikeResponse(r) ? r : undefined;
 }
 
-/** The wait a 429/503 response carried by `x` asks for, ms, or `undefined`. */
+/** The wait a 429/503 response carried by `x` asks for (any form of `serverDelayMs`), ms, or `undefined`. */
 function serverWaitMs(x: unknown): number | undefined {
   const r = responseOf(x);
   if (r === undefined) return undefined;
   const status = prop(r, "status") ?? prop(r, "statusCode");
   if (typeof status !== "number" || !RETRY_AFTER_STATUSES.has(status)) return undefined;
-  const v = headerValue(prop(r, "headers"));
-  return v === undefined ? undefined : retryAfterValueMs(v, Date.now());
+  return serverDelay(prop(r, "headers"), Date.now());
 }
 
 /** How `fetchWithRetry` lets the shared loop see responses as failures. */
@@ -303,85 +490,202 @@ interface Hooks {
 }
 
 function isAbortError(e: unknown): boolean {
-  return typeof e === "object" && e !== null && (e as { name?: unknown }).name === "AbortError";
+  return prop(e, "name") === "AbortError";
 }
 
-/** The attempt loop shared by `retry` and `fetchWithRetry`. */
+/** The attempt loop of `retry` with this package's own options, and of `fetchWithRetry`. */
 async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, hooks?: Hooks): Promise<T> {
   const { signal } = p;
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw signal.reason;
+  const start = Date.now();
+  const t0 = performance.now();
+  const deadline = p.afterMs !== undefined ? start + p.afterMs : p.deadline;
+  const errors: unknown[] = [];
+  let made = 0;
+  let failures = 0;
+  let deferrals = 0;
+  /** The RetryError for `reason` (a failure it carries is not discarded: `fetchWithRetry` may return it). */
+  const stop = (reason: RetryStopReason, cause: unknown) =>
+    new RetryError(reason, made, Date.now() - start, hooks ? hooks.view(cause) : cause, hooks ? errors.map(hooks.view) : errors);
+  p.budget?.deposit();
+  for (;;) {
+    if (signal?.aborted) throw stop("aborted", signal.reason);
     let error: unknown;
     try {
-      return await fn({ attempt, signal });
+      made++;
+      return await fn({ attempt: made, signal });
     } catch (e) {
       error = e;
     }
+    errors.push(error);
     if (signal?.aborted) {
       hooks?.discard(error);
-      throw signal.reason;
+      throw stop("aborted", signal.reason);
     }
-    if (attempt >= p.attempts) throw error;
-    // An AbortError (fetch aborted by a signal of the caller's own) means "stop", as
-    // in p-retry; a TimeoutError (AbortSignal.timeout per attempt) is retried.
-    if (!p.shouldRetry && isAbortError(error)) throw error;
+    // This package's AbortError stops at once (p-retry's contract); so does an error named
+    // AbortError (fetch aborted by a signal of the caller's own) unless shouldRetry decides.
+    if (error instanceof AbortError) throw stop("not-retryable", unwrap(error));
     const seen = hooks ? hooks.view(error) : error;
-    let delay: number;
+    const server = serverWaitMs(seen);
+    const deferral = server !== undefined && p.maxDeferrals > 0;
+    let reason: RetryStopReason | undefined;
+    let delay = 0;
     try {
-      if (p.shouldRetry && !(await p.shouldRetry(seen, attempt))) throw error;
-      delay = p.policy.delay(attempt);
-      const server = serverWaitMs(seen);
-      if (server !== undefined) delay = Math.max(Math.min(server, p.maxRetryAfter), delay);
-      if (p.onRetry) await p.onRetry({ error: seen, attempt, delay });
+      if (deferral) {
+        // Fail fast: a server wait longer than maxDeferralMs is not waited in place.
+        if (++deferrals > p.maxDeferrals || server > p.maxDeferralMs) reason = "deferrals";
+      } else if (++failures >= p.attempts) {
+        reason = "attempts";
+      } else if (!p.shouldRetry && isAbortError(error)) {
+        reason = "aborted";
+      }
+      if (!reason && p.shouldRetry && !(await p.shouldRetry(seen, made))) reason = "not-retryable";
+      if (!reason) {
+        delay = deferral ? Math.min(server, p.maxRetryAfter) : p.delay(failures);
+        if (server !== undefined && !deferral) delay = Math.max(Math.min(server, p.maxRetryAfter), delay);
+        const left = p.maxRetryTime - (performance.now() - t0);
+        if (left > 0) delay = Math.min(delay, left);
+        else reason = "deadline";
+      }
+      const retriesLeft = p.attempts - failures;
+      if (p.onFailedAttempt) {
+        await p.onFailedAttempt(Object.freeze({
+          error: seen as Error, attemptNumber: made, retriesLeft, retriesConsumed: failures - 1, retryDelay: reason ? 0 : delay,
+        }));
+      }
+      // Fail fast: no wait that would end past the deadline.
+      if (!reason && deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
+      if (!reason && !deferral && p.budget && !p.budget.tryWithdraw()) reason = "budget";
+      if (reason) throw stop(reason, error);
+      if (p.onRetry) {
+        await p.onRetry({ error: seen, attempt: made, delayMs: delay, delay, elapsedMs: Date.now() - start, retriesLeft, deferral });
+      }
     } catch (e) {
-      if (e !== error) hooks?.discard(error);
+      if (!(e instanceof RetryError && e.cause === seen)) hooks?.discard(error);
       throw e;
     }
     hooks?.discard(error);
-    await sleep(delay, { signal });
+    try {
+      await wait(delay, signal, p.unref);
+    } catch {
+      throw stop("aborted", signal?.reason);
+    }
+  }
+}
+
+/** p-retry's attempt loop (p-retry 9.0.0's order of checks, callbacks and draws). */
+async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry): Promise<T> {
+  const { signal } = o;
+  const stop = () => {
+    if (signal?.aborted) throw signal.reason;
+  };
+  stop();
+  const start = performance.now();
+  const left = () => o.maxRetryTime - (performance.now() - start);
+  let consumed = 0;
+  for (let attempt = 1; ; attempt++) {
+    let thrown: unknown;
+    try {
+      stop();
+      const value = await fn({ attempt, signal });
+      stop();
+      return value;
+    } catch (e) {
+      thrown = e;
+    }
+    const error = asError(thrown);
+    stop();
+    if (error instanceof AbortError) throw unwrap(error);
+    const retriesLeft = o.retries - consumed;
+    const retriable = !(error instanceof TypeError) || isNetworkError(error);
+    const delay = retriable && left() > 0 && retriesLeft > 0 ? pRetryDelay(consumed, o) : 0;
+    const context: FailedAttemptContext = Object.freeze({ error, attemptNumber: attempt, retriesLeft, retriesConsumed: consumed, retryDelay: delay });
+    await o.onFailedAttempt?.(context);
+    stop();
+    if (!retriable || left() <= 0 || retriesLeft <= 0) throw error;
+    const go = o.shouldRetry ? await o.shouldRetry(context) : true;
+    stop();
+    if (!go) throw error;
+    const remaining = left();
+    if (remaining <= 0) throw error;
+    const ms = Math.min(delay, remaining);
+    if (ms > 0) await wait(ms, signal, o.unref);
+    consumed++;
   }
 }
 
 /**
- * Calls `fn({ attempt, signal })` until it resolves, waiting `policy.delay(n)`
- * after the n-th failure, and resolves with its value. On exhaustion of the
- * attempt budget the last error is rethrown unchanged.
+ * Calls `fn({ attempt, signal })` until it resolves, waiting between attempts,
+ * and resolves with its value. The second argument says how:
  *
- * The budget comes from exactly one place: `options.retries` (attempts AFTER the
- * first) or the policy's `.maxAttempts(n)` (attempts in total): `retries: 2`
- * equals `.maxAttempts(3)`.
+ * - omitted: the default policy,
+ *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+ *   (4 attempts, waits drawn in [0, 1 s], [0, 2 s], [0, 4 s]; without
+ *   `.maxAttempts(4)` when `options.retries` is given);
+ * - a `Backoff`, a duration (a fixed wait: ms or duration text), or
+ *   `createBackoff` options: waits `policy.delay(n)` after the n-th failure,
+ *   with the options of the third argument ({@link RetryOptions});
+ * - p-retry-style options ({@link PRetryOptions}: `retries`, `factor`,
+ *   `minTimeout`, `maxTimeout`, `randomize`, `onFailedAttempt`, `shouldRetry`,
+ *   `signal`, `maxRetryTime`, `unref`): p-retry 9's behaviour and numbers
+ *   exactly (defaults `retries: 10`, `factor: 2`, `minTimeout: 1000`; a
+ *   `TypeError` that is not a network error is not retried; a thrown non-Error
+ *   becomes a `TypeError`); no third argument then.
  *
- * `Retry-After`: when the thrown value is itself a response (it has `headers`
+ * With the policy forms, the budget comes from exactly one place:
+ * `options.retries` (attempts AFTER the first) or the policy's
+ * `.maxAttempts(n)` (attempts in total): `retries: 2` equals `.maxAttempts(3)`.
+ * A call that gives up rejects with {@link RetryError} (`reason`: attempts,
+ * deadline, budget, aborted, not-retryable; `cause` the last error); an error
+ * thrown by `shouldRetry` or `onRetry` rejects as is.
+ *
+ * Server waits: when the thrown value is itself a response (it has `headers`
  * and `status`/`statusCode`) or carries one as `error.response` (as fetch
  * wrappers and HTTP clients such as axios do), and its status is 429 or 503
- * with a valid `Retry-After`, the wait is `max(min(server, maxRetryAfter),
- * policy delay)`. A value `fn` resolves with is never a failure here, whatever
- * it holds (`fetchWithRetry` is the one that treats statuses as failures).
+ * with a wait `serverDelayMs` reads, the wait is `max(min(server,
+ * maxRetryAfter), policy delay)`. A value `fn` resolves with is never a failure here.
  *
- * An error named `AbortError` (what `fetch` throws when a signal of the caller's
- * own aborts it) is rethrown at once, as p-retry does, unless `shouldRetry` is
- * given and decides; a `TimeoutError` (`AbortSignal.timeout`) is retried.
+ * Throwing `new AbortError(error)` from `fn` stops at once with `error` (any
+ * form). With the policy forms, an error named `AbortError` (what `fetch`
+ * throws when a signal of the caller's own aborts it) also stops at once unless
+ * `shouldRetry` is given and decides; a `TimeoutError` is retried.
  *
  * @param fn the operation; may return a value or a promise.
- * @param policy a `Backoff`, or a fixed wait (ms or duration text).
- * @param options see {@link RetryOptions}.
+ * @param policy see above; `undefined` for the default.
+ * @param options see {@link RetryOptions} (not with p-retry-style options).
  * @returns what `fn` resolved with.
- * @throws (rejects) TypeError when `fn` is not a function, a policy or option has
- *   the wrong type or an unknown option is given, or both `retries` and
- *   `.maxAttempts()` are set; RangeError for a bad value, or when neither sets a
- *   budget (use `retries: Infinity` to retry for ever on purpose); `signal.reason`
- *   when aborted; otherwise the last error of `fn`.
+ * @throws (rejects; never throws synchronously) TypeError when `fn` is not a
+ *   function, an argument has the wrong type, a key is unknown or misplaced
+ *   (the message says where it belongs), shapes are mixed, or both `retries`
+ *   and `.maxAttempts()` are set; RangeError for a bad value, or when neither
+ *   sets a budget for a policy without one (use `retries: Infinity` to retry for
+ *   ever on purpose); with the policy forms, RetryError when the loop gives up
+ *   (reason "aborted" with `cause` = `signal.reason` when aborted); with p-retry's
+ *   options, as p-retry: `signal.reason`, or the last error of `fn`.
  * @example
  * const data = await retry(({ signal }) => load(signal), Backoff.exponential("200ms").maxAttempts(5));
+ * const same = await retry(() => load(), { retries: 5, minTimeout: 200 }); // p-retry's options
  */
+export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options: PRetryOptions): Promise<T>;
+export function retry<T>(
+  fn: (ctx: RetryContext) => T | PromiseLike<T>,
+  policy?: RetryPolicy | BackoffOptions,
+  options?: RetryOptions,
+): Promise<T>;
 export async function retry<T>(
   fn: (ctx: RetryContext) => T | PromiseLike<T>,
-  policy: RetryPolicy,
+  policy?: RetryPolicyInput,
   options?: RetryOptions,
 ): Promise<T> {
   if (typeof fn !== "function") throw invalid(TYPE, "fn", "a function", fn);
-  const p = plan(Backoff.from(policy), optionsObject(options, RETRY_KEYS));
-  return run(fn, p);
+  const pol = policy === undefined ? undefined : policyOf(policy, "policy", true);
+  if (pol === undefined || pol instanceof Backoff) {
+    const o = optionsObject(options, RETRY_KEYS);
+    return run(fn, plan(pol ?? policyDefault(o.retries === undefined), o));
+  }
+  if (options !== undefined) {
+    throw invalid(TYPE, "options", "left out when the second argument is p-retry-style options (put signal and the callbacks there too)", options);
+  }
+  return pRun(fn, pRetryOptions(pol));
 }
 
 /** A response whose status is retryable, thrown through the shared loop. */
@@ -401,12 +705,6 @@ const FETCH_HOOKS: Hooks = {
   },
 };
 
-let defaultPolicy: Backoff | undefined;
-function fetchPolicy(bounded: boolean): Backoff {
-  defaultPolicy ??= Backoff.exponential("1 second").cap("30 seconds").jitter("full");
-  return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
-}
-
 /** One signal that aborts when either does. */
 function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (!a || !b || a === b) return a ?? b;
@@ -420,30 +718,58 @@ function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): A
   return c.signal;
 }
 
+/** Bodies `fetch` can send again whole: absent, text, bytes, `Blob`/`File`, `FormData`, `URLSearchParams`. */
+const REREADABLE = /^\[object (ArrayBuffer|SharedArrayBuffer|Blob|File|FormData|URLSearchParams)\]$/;
+function rereadable(body: unknown): boolean {
+  return body == null || typeof body === "string" || ArrayBuffer.isView(body) || REREADABLE.test(Object.prototype.toString.call(body));
+}
+
+/** A list option of `fetchWithRetry` (`methods`, `statusCodes`), each item checked by `ok`. */
+function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean): readonly T[] {
+  if (x === undefined) return fallback;
+  if (!Array.isArray(x)) throw invalid(TYPE, name, `an array of ${expected}`, x);
+  x.forEach((v, i) => {
+    if (!ok(v)) throw invalid(TYPE, `${name}[${i}]`, expected, v);
+  });
+  return x;
+}
+
 /**
  * `fetch(input, init)` with retries. Retried: network errors (any rejection of
- * `fetch` other than an abort) and the statuses 408, 425, 429, 500, 502, 503,
- * 504 — only for idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE) unless
- * `retryNonIdempotent: true`, and never when `init.body` is a stream (it
- * cannot be sent twice). A `Request` input is cloned for each attempt.
+ * `fetch` other than an abort) and the statuses of `statusCodes` (default 408,
+ * 425, 429, 500, 502, 503, 504) — only for the methods of `methods` (default the
+ * idempotent GET, HEAD, OPTIONS, PUT, DELETE; `retryNonIdempotent: true` for
+ * all) — and only when the request body can be sent again.
+ *
+ * One-shot bodies: a body that sending consumes — a `ReadableStream`, an async
+ * iterable, a Node `Readable`, any object that is not text, bytes, `Blob`,
+ * `FormData` or `URLSearchParams` — and the body of a `Request` (a stream by the
+ * Fetch standard; nothing tells one built from text from one built from a
+ * stream) go out ONCE: that request is not retried, the caller gets the first
+ * response or error. To retry such a request, pass a re-readable body in
+ * `init`, or call `retry` with a function that builds a fresh request each
+ * attempt. Re-readable bodies go out whole on every attempt. A `Request`
+ * without a body is cloned for each attempt.
  *
  * The final `Response` is returned: a non-retryable status (404, …) at once,
- * not thrown; when the budget runs out on retryable statuses, the last one.
- * The bodies of the responses it discards are cancelled. A 429/503 with
- * `Retry-After` waits `max(min(server, maxRetryAfter), policy delay)`.
+ * not thrown; when the loop stops on a retryable status (attempts, deadline,
+ * budget, deferrals, a veto), that last one. The bodies of the responses it
+ * discards are cancelled. A 429/503 with a server wait (`serverDelayMs`) is a
+ * deferral: waited (at most `maxRetryAfter`) without spending an attempt, up
+ * to `maxDeferrals`; a wait over `maxDeferralMs` stops at once.
  *
  * The signal (`options.signal`, else `init.signal`, else the Request's; both
  * combined when two are given) is passed to every `fetch` and stops the waits.
- * `shouldRetry` and `onRetry` see the `Response` for a retryable status and
- * the error for a network error; `shouldRetry` can only veto a retry the
- * rules above allow.
+ * `shouldRetry(error, attempt)`, `onFailedAttempt` and `onRetry` see the
+ * `Response` for a retryable status and the error for a network error;
+ * `shouldRetry` can only veto a retry the rules above allow.
  *
  * @param input a URL, URL text or `Request`, as for `fetch`.
  * @param init as for `fetch`.
- * @param options `policy` (default `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`),
- *   `retryNonIdempotent`, and every {@link RetryOptions} option.
- * @throws (rejects) as `retry` for bad options; TypeError when `globalThis.fetch`
- *   is missing; `signal.reason` when aborted; the last network error on exhaustion.
+ * @param options see {@link FetchRetryOptions}.
+ * @throws (rejects; never throws synchronously) as `retry` for bad options;
+ *   TypeError when `globalThis.fetch` is missing; RetryError when the loop gives
+ *   up on a network error (`cause`) or is aborted (reason "aborted").
  */
 export async function fetchWithRetry(
   input: FetchInput,
@@ -451,37 +777,56 @@ export async function fetchWithRetry(
   options?: FetchRetryOptions,
 ): Promise<FetchResponse> {
   const o = optionsObject(options, FETCH_KEYS);
-  if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
-    throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
-  }
-  if (init !== undefined && (typeof init !== "object" || init === null)) throw invalid(TYPE, "init", "an object", init);
+  if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   // Retry options in the RequestInit slot would be ignored by fetch: say so.
   for (const key of FETCH_KEYS) {
     if (init !== undefined && key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)) {
       throw invalid(TYPE, `init.${key}`, "passed in the third argument (fetchWithRetry(input, init, { " + key + " }))", (init as Record<string, unknown>)[key]);
     }
   }
-  const policy = o.policy !== undefined ? Backoff.from(o.policy as RetryPolicy) : fetchPolicy(o.retries === undefined);
-  const p = plan(policy, o);
+  if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
+    throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
+  }
+  if (o.retryNonIdempotent !== undefined && o.methods !== undefined) {
+    throw invalid(TYPE, "retryNonIdempotent", "left out when methods is given (methods lists every retried method)", o.retryNonIdempotent);
+  }
+  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => typeof v === "string").map((m) => m.toUpperCase());
+  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599);
+  const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);
+  if (waitKey !== undefined && o.policy !== undefined) {
+    throw invalid(TYPE, waitKey, "left out when policy is given (both describe the waits; keep one)", o[waitKey]);
+  }
+  const pr = pRetryOptions(o, 0);
+  const policy = o.policy !== undefined
+    ? (policyOf(o.policy, "policy", false) as Backoff)
+    : policyDefault(o.retries === undefined && waitKey === undefined);
+  const p = plan(policy, waitKey === undefined || o.retries !== undefined ? o : { ...o, retries: 10 });
+  if (waitKey !== undefined) p.delay = (n) => pRetryDelay(n - 1, pr);
+  p.onFailedAttempt = pr.onFailedAttempt;
+  p.maxRetryTime = pr.maxRetryTime;
+  p.unref = pr.unref;
+  p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
+  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Number.POSITIVE_INFINITY);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
   const request = typeof Request !== "undefined" && input instanceof Request ? input : undefined;
   const method = String(init?.method ?? request?.method ?? "GET").toUpperCase();
-  const body = init?.body as unknown;
-  const streamed = isObject(body) && typeof body.getReader === "function";
-  if ((!IDEMPOTENT_METHODS.has(method) && o.retryNonIdempotent !== true) || streamed) p.attempts = 1;
+  const body = init?.body !== undefined ? init.body : request?.body;
+  if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
 
-  p.signal = eitherSignal(p.signal, init?.signal ?? request?.signal ?? undefined);
+  p.signal = eitherSignal(p.signal, (init?.signal ?? request?.signal ?? undefined) as AbortSignal | undefined);
+  let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
-    const res = await doFetch(request ? request.clone() : input, signal ? { ...init, signal } : init);
-    if (RETRYABLE_STATUSES.has(res.status)) throw new RetryableResponse(res);
+    const res = await doFetch(request && p.attempts > 1 ? request.clone() : input, signal ? { ...init, signal } : init);
+    if (statuses.includes(res.status)) throw new RetryableResponse((last = res));
     return res;
   };
   try {
     return await run(attempt, p, FETCH_HOOKS);
   } catch (e) {
-    if (e instanceof RetryableResponse) return e.response;
+    // Stopped on a retryable status (attempts, deadline, budget, deferrals, shouldRetry): that Response.
+    if (e instanceof RetryError && e.reason !== "aborted" && last !== undefined && e.cause === last) return last;
     throw e;
   }
 }
@@ -512,14 +857,13 @@ export async function fetchWithRetry(
  * retryAfterMs(response)                               // from response.headers
  */
 export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): number | undefined {
-  if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
-  if (!Number.isFinite(now)) throw invalid(RANGE, "now", "a finite number of ms since the epoch", now);
+  checkNow(now);
   let value: string | undefined;
   if (input === undefined || input === null) return undefined;
   if (typeof input === "string") value = input;
   else if (isObject(input)) {
     try {
-      value = readHeaderValue("headers" in input ? input.headers : input);
+      value = readHeaderValue("headers" in input ? input.headers : input, "retry-after");
     } catch (e) {
       throw invalid(TYPE, "input", "headers, a Response or an object with headers that can be read", input, e);
     }
@@ -536,14 +880,18 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
  * @param ms the wait, a non-negative number (fractions as `setTimeout` takes them) or `Infinity`.
  * @param options `signal`: aborting rejects at once with `signal.reason` and
  *   clears the timer; an already-aborted signal rejects without arming one.
- * @throws TypeError when `ms` is not a number or `signal` not an AbortSignal;
- *   RangeError for a negative or `NaN` `ms`. (Thrown synchronously: these are
- *   programming errors, not outcomes of the wait.)
+ * @throws (rejects; never throws synchronously) TypeError when `ms` is not a
+ *   number, `options` not an object or `signal` not an AbortSignal; RangeError
+ *   for a negative or `NaN` `ms`.
  */
-export function sleep(ms: number, options?: SleepOptions): Promise<void> {
+export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
   if (typeof ms !== "number") throw invalid(TYPE, "ms", "a non-negative number of ms", ms);
   if (!(ms >= 0)) throw invalid(RANGE, "ms", "a non-negative number of ms", ms);
-  const signal = signalOption(optionsObject(options, ["signal"]).signal);
+  return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
+}
+
+/** The timer behind `sleep` and the retry loops (validated arguments); `unref` lets Node exit during the wait. */
+function wait(ms: number, signal: AbortSignal | undefined, unref?: boolean): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -563,6 +911,7 @@ export function sleep(ms: number, options?: SleepOptions): Promise<void> {
       const chunk = Math.min(remaining, MAX_TIMER_MS);
       remaining -= chunk; // Infinity stays Infinity: re-armed for ever
       timer = setTimeout(remaining > 0 ? arm : done, chunk);
+      if (unref) (timer as { unref?: () => void }).unref?.();
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     arm();

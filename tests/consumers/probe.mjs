@@ -152,6 +152,7 @@ const SIGIL_NAMES = ["BASE_DELAY_MS", "MAX_ATTEMPTS", "MAX_DELAY_MS", "SigilErro
 const BACKOFF_NAMES = ["Backoff", "createBackoff"];
 const RANDOM_NAMES = ["RANDOM_STATE_SCHEMA", "createRandom", "restoreRandom", "systemRandom", "systemSeed"];
 const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
+const RETRY_NAMES = ["retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds", "AbortError", "RetryError", "serverDelayMs", "createRetryBudget"];
 
 /**
  * What the probe must return in every runtime. The spec (API.md) fixes every
@@ -162,7 +163,7 @@ const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
 export function expected(seeded) {
   return {
     names: {
-      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", "retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds", "retryMessage", "bullmqBackoff"].sort(),
+      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", ...RETRY_NAMES, "retryMessage", "bullmqBackoff"].sort(),
       sigil: SIGIL_NAMES,
       backoff: BACKOFF_NAMES,
       random: RANDOM_NAMES,

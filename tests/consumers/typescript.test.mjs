@@ -41,6 +41,10 @@ import {
 } from "backoff-wasm/duration";
 import { Backoff as Policy } from "backoff-wasm/policy";
 import {
+  retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, serverDelayMs,
+  createRetryBudget, type RetryStopReason, type PRetryOptions, type FailedAttemptContext, type RetryBudget,
+} from "backoff-wasm/retry";
+import {
   retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
   type BullBackoffStrategy,
 } from "backoff-wasm/queues";
@@ -89,6 +93,29 @@ for (const wait of fluent) {
   void n;
   break;
 }
+
+// /retry: p-retry's options, a policy with this package's options, the default policy
+const pOptions: PRetryOptions = {
+  retries: 3, factor: 2, minTimeout: 100, maxTimeout: 1000, randomize: true, maxRetryTime: 5000, unref: true,
+  onFailedAttempt: (c: FailedAttemptContext) => void c.retriesLeft, shouldRetry: ({ error }) => !(error instanceof TypeError),
+};
+const budget: RetryBudget = createRetryBudget({ ratio: 0.1, minPerSecond: 10, windowMs: "10 seconds" });
+const retried: Promise<string>[] = [
+  retry(() => "x", pOptions),
+  retry(async ({ attempt }) => String(attempt), Backoff.fixed(10).maxAttempts(3), {
+    deadline: { afterMs: "5 seconds" }, budget, onRetry: (e) => void [e.delayMs, e.elapsedMs, e.retriesLeft, e.deferral],
+  }),
+  retry(() => "default"),
+  retry(() => "curve", { base: 100, maxAttempts: 3 }),
+];
+const stopReason: RetryStopReason = "deadline";
+const retryValues = [serverDelayMs({ "retry-after": "1" }) ?? 0, retryAfterMs("1") ?? 0, queueRetryDelaySeconds(1000, 1)] satisfies number[];
+const retryErrors: [Error, typeof RetryError] = [new AbortError("stop"), RetryError];
+const retryFns = [fetchWithRetry, sleep(0)];
+// @ts-expect-error p-retry's options carry every option: there is no third argument
+retry(() => 1, { retries: 3 }, { retries: 3 });
+// @ts-expect-error minTimeout is a number of ms
+retry(() => 1, { minTimeout: "1s" });
 
 // /random
 const seed: Seed = "signup-suite";
@@ -175,6 +202,7 @@ export const used = [
   totalMs, bound, fresh, picked, shuffled, coin, mixed, seedText, stateSeed, restoredFromSchema, vendor, unit, shortUnit, texts,
   longForms, shortForms, fromBigint, ms, seconds, rootOptions,
   rootJson, rootParse, rootTypes, rootOpts, rootRandom, rootCodes, rootSchedule, rootValues, rootErrors,
+  retried, stopReason, retryValues, retryErrors, retryFns,
 ];
 
 // Wrong option types and misspelt durations do not compile.

@@ -60,7 +60,7 @@ test("in Chromium: the unclamped server wait, a POST not retried, abort during a
         delays.push(delay);
         setTimeout(() => controller.abort(new Error("left the page")), 0);
       },
-    }).then(() => "resolved", (e) => e.message);
+    }).then(() => "resolved", (e) => `${e.reason}: ${e.cause.message}`);
     const post = await fetchWithRetry(`${base}/status?code=503&id=browser-post`, { method: "POST", body: "x" }, { policy: 1, retries: 3 });
     return {
       delays,
@@ -79,9 +79,57 @@ test("in Chromium: the unclamped server wait, a POST not retried, abort during a
     };
   }, api.url);
   assert.deepEqual(result, {
-    delays: [2000], aborted: "left the page", post: 503, asctime: 2000,
+    delays: [2000], aborted: "aborted: left the page", post: 503, asctime: 2000,
     revoked: "TypeError: input must be headers, a Response or an object with headers that can be read; received an object (cause: true)",
   });
   assert.equal(api.hits("browser-abort").length, 1);
   assert.deepEqual(api.hits("browser-post").map((h) => h.method), ["POST"]);
+});
+
+test("in Chromium: p-retry-style options, a one-shot stream body sent once, an AbortError across the page's copy", { skip: !existsSync(CHROMIUM) && "no /usr/bin/chromium" }, async () => {
+  const result = await page.evaluate(async (base) => {
+    const { fetchWithRetry, retry, AbortError } = await import("/dist/esm/retry.js");
+    const failed = [];
+    const res = await fetchWithRetry(`${base}/status?code=503&id=browser-p`, undefined, {
+      retries: 2, minTimeout: 1, factor: 1,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft, retryDelay }) => failed.push([attemptNumber, error.status, retriesLeft, retryDelay]),
+    });
+    let calls = 0;
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (...args) => (calls++, realFetch(...args));
+    const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("once")); c.close(); } });
+    const stream = await fetchWithRetry(`${base}/status?code=503&id=browser-stream`, { method: "PUT", body, duplex: "half" }, { retries: 3, minTimeout: 1 })
+      .then((r) => r.status, (e) => `${e.name} ${e.reason} ${e.cause?.name}`);
+    globalThis.fetch = realFetch;
+    const stopped = await retry(() => { throw new AbortError("stop"); }, { retries: 5 }).catch((e) => e.message);
+    return { status: res.status, failed, streamCalls: calls, stream, stopped };
+  }, api.url);
+  // Chromium refuses a streamed upload over HTTP/1.1 (a TypeError): either way, one fetch only.
+  assert.deepEqual({ ...result, stream: undefined }, { status: 503, failed: [[1, 503, 2, 1], [2, 503, 1, 1], [3, 503, 0, 0]], streamCalls: 1, stream: undefined, stopped: "stop" });
+  assert.ok([503, "RetryError attempts TypeError"].includes(result.stream), String(result.stream));
+  assert.equal(api.hits("browser-p").length, 3);
+  assert.ok(api.hits("browser-stream").length <= 1);
+});
+
+test("in Chromium: a RateLimit deferral (exposed by CORS) spends no attempt; a deadline fails fast; a shared budget", { skip: !existsSync(CHROMIUM) && "no /usr/bin/chromium" }, async () => {
+  const result = await page.evaluate(async (base) => {
+    const { fetchWithRetry, serverDelayMs, createRetryBudget } = await import("/dist/esm/retry.js");
+    const events = [];
+    const res = await fetchWithRetry(`${base}/deferral?id=browser-deferral`, undefined, {
+      policy: 1, retries: 0, maxRetryAfter: 30,
+      onRetry: ({ error, deferral, delayMs, retriesLeft }) => events.push([error.status, serverDelayMs(error), deferral, delayMs, retriesLeft]),
+    });
+    const t0 = performance.now();
+    const late = await fetchWithRetry(`${base}/status?code=503&id=browser-deadline`, undefined, { policy: "1 minute", retries: 3, deadline: { afterMs: "1 second" } });
+    const fast = performance.now() - t0 < 5000;
+    const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
+    const a = await fetchWithRetry(`${base}/status?code=500&id=browser-budget-a`, undefined, { policy: 1, retries: 3, budget });
+    const b = await fetchWithRetry(`${base}/status?code=500&id=browser-budget-b`, undefined, { policy: 1, retries: 3, budget });
+    return { status: res.status, events, late: late.status, fast, budgeted: [a.status, b.status] };
+  }, api.url);
+  assert.deepEqual(result, { status: 200, events: [[429, 1000, true, 30, 1]], late: 503, fast: true, budgeted: [500, 500] });
+  assert.equal(api.hits("browser-deferral").length, 2);
+  assert.equal(api.hits("browser-deadline").length, 1);
+  // One retry in the whole budget (1 per second × 1 s, nothing earned at ratio 0): 2 + 1 requests.
+  assert.equal(api.hits("browser-budget-a").length + api.hits("browser-budget-b").length, 3);
 });

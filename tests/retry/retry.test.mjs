@@ -2,7 +2,7 @@
 // budget, shouldRetry/onRetry, abort, Retry-After carried by errors, validation.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { retry } from "../../pkg/dist/esm/retry.js";
+import { retry, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 import { createRandom } from "../../pkg/dist/esm/random.js";
 
@@ -74,7 +74,7 @@ test("a plain duration is a fixed policy", async (t) => {
   assert.equal(await p, "done");
 });
 
-test("retries: 2 means three attempts; on exhaustion the last error is rethrown unchanged", async (t) => {
+test("retries: 2 means three attempts; on exhaustion a RetryError (reason attempts) carries every error", async (t) => {
   fakeTime(t);
   const errors = [];
   const { fn, calls } = flaky(Infinity, (attempt) => {
@@ -87,7 +87,10 @@ test("retries: 2 means three attempts; on exhaustion the last error is rethrown 
   await flush();
   await expectWait(t, calls, 10);
   await expectWait(t, calls, 10);
-  assert.equal(await outcome, errors[2]);
+  const e = await outcome;
+  assert.ok(e instanceof RetryError);
+  assert.deepEqual([e.name, e.reason, e.attempts, e.elapsedMs, e.cause, e.errors], ["RetryError", "attempts", 3, 20, errors[2], errors]);
+  assert.equal(e.message, "retry stopped (attempts) after 3 attempts in 20 ms: failure 3");
   assert.equal(calls.length, 3);
   t.mock.timers.tick(1000);
   await flush();
@@ -101,14 +104,14 @@ test(".maxAttempts(3) is the same budget as retries: 2", async (t) => {
   await flush();
   await expectWait(t, calls, 10);
   await expectWait(t, calls, 10);
-  assert.equal((await outcome).message, "failure 3");
+  assert.equal((await outcome).cause.message, "failure 3");
   assert.equal(calls.length, 3);
 });
 
 test("retries: 0 and .maxAttempts(1): one attempt, no wait", async () => {
   for (const [policy, options] of [[10, { retries: 0 }], [Backoff.fixed(10).maxAttempts(1), undefined]]) {
     const { fn, calls } = flaky(Infinity);
-    await assert.rejects(retry(fn, policy, options), { message: "failure 1" });
+    await assert.rejects(retry(fn, policy, options), (e) => e.reason === "attempts" && e.cause.message === "failure 1");
     assert.equal(calls.length, 1);
   }
 });
@@ -161,7 +164,7 @@ test("shouldRetry false rethrows at once; it sees the error and the failed attem
   }).catch((e) => e);
   await flush();
   await expectWait(t, calls, 10);
-  assert.equal((await outcome).message, "failure 2");
+  assert.deepEqual([(await outcome).reason, (await outcome).cause.message], ["not-retryable", "failure 2"]);
   assert.deepEqual(seen, [["failure 1", 1], ["failure 2", 2]]);
   assert.equal(calls.length, 2);
 });
@@ -170,7 +173,7 @@ test("shouldRetry is not asked once the budget is spent; its own error is thrown
   const asked = [];
   await assert.rejects(
     retry(() => Promise.reject(new Error("x")), 0, { retries: 0, shouldRetry: (e, n) => asked.push(n) }),
-    { message: "x" },
+    (e) => e.reason === "attempts" && e.cause.message === "x",
   );
   assert.deepEqual(asked, []);
   const boom = new Error("shouldRetry broke");
@@ -187,14 +190,15 @@ test("fn gets { attempt, signal }; a resolved value is returned even if it looks
   assert.deepEqual(await retry((ctx) => ctx, 0, { retries: 0 }), { attempt: 1, signal: undefined });
 });
 
-test("an already-aborted signal never calls fn and rejects with its reason", async () => {
+test("an already-aborted signal never calls fn and rejects with RetryError aborted, cause its reason", async () => {
   const reason = new Error("stop");
   let called = false;
-  await assert.rejects(retry(() => (called = true), 10, { retries: 3, signal: AbortSignal.abort(reason) }), reason);
+  await assert.rejects(retry(() => (called = true), 10, { retries: 3, signal: AbortSignal.abort(reason) }), (e) =>
+    e instanceof RetryError && e.reason === "aborted" && e.cause === reason && e.attempts === 0);
   assert.equal(called, false);
 });
 
-test("abort during a wait rejects within one tick with signal.reason, and the timer is cleared", async (t) => {
+test("abort during a wait rejects within one tick (RetryError aborted, cause signal.reason), and the timer is cleared", async (t) => {
   fakeTime(t);
   const controller = new AbortController();
   const { fn, calls } = flaky(Infinity);
@@ -209,13 +213,13 @@ test("abort during a wait rejects within one tick with signal.reason, and the ti
   const reason = new Error("user left");
   controller.abort(reason);
   await flush(); // one macrotask turn, no timer advanced
-  assert.equal(settled, reason);
+  assert.deepEqual([settled.reason, settled.cause, settled.attempts, settled.elapsedMs], ["aborted", reason, 1, 1000]);
   t.mock.timers.tick(10 * 3_600_000);
   await flush();
   assert.equal(calls.length, 1);
 });
 
-test("a failure after the signal aborted rejects with signal.reason, not another attempt", async () => {
+test("a failure after the signal aborted rejects (aborted, cause signal.reason), not another attempt", async () => {
   const controller = new AbortController();
   let calls = 0;
   await assert.rejects(
@@ -224,7 +228,7 @@ test("a failure after the signal aborted rejects with signal.reason, not another
       controller.abort("cancelled");
       throw new Error("aborted work");
     }, 0, { retries: 5, signal: controller.signal }),
-    (e) => e === "cancelled",
+    (e) => e.reason === "aborted" && e.cause === "cancelled" && e.errors[0].message === "aborted work",
   );
   assert.equal(calls, 1);
 });
@@ -286,9 +290,10 @@ test("options are validated once, before the first attempt, naming the option an
   const fn = () => (called = true);
   const cases = [
     [() => retry("not a function", 10, { retries: 1 }), "TypeError", 'fn must be a function; received "not a function"'],
-    [() => retry(fn, {}, { retries: 1 }), "TypeError", "policy must be a Backoff, a number of ms or duration text; received an object"],
+    [() => retry(fn, {}, { retries: 1 }), "TypeError", "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object"],
+    [() => retry(fn, null), "TypeError", "policy must be a Backoff, a duration (ms or duration text), createBackoff options or p-retry options; received null"],
     [() => retry(fn, 10, 5), "TypeError", "options must be an object; received 5"],
-    [() => retry(fn, 10, { retires: 1 }), "TypeError", 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter; received "retires"'],
+    [() => retry(fn, 10, { retires: 1 }), "TypeError", 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget; received "retires"'],
     [() => retry(fn, 10, { retries: -1 }), "RangeError", "retries must be a non-negative integer or Infinity; received -1"],
     [() => retry(fn, 10, { retries: 1.5 }), "RangeError", "retries must be a non-negative integer or Infinity; received 1.5"],
     [() => retry(fn, 10, { retries: NaN }), "RangeError", "retries must be a non-negative integer or Infinity; received NaN"],

@@ -14,7 +14,7 @@ export async function startServer() {
   const log = new Map();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "Retry-After" };
+    const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "Retry-After, RateLimit, RateLimit-Reset, X-RateLimit-Reset" };
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<!doctype html><title>retry test</title>");
@@ -50,6 +50,9 @@ export async function startServer() {
       case "/flaky": // 503 + Retry-After: 2, then 429 + an HTTP-date two hours ahead, then 200
         if (n === 1) return send(503, { "retry-after": "2" }, "busy");
         if (n === 2) return send(429, { "retry-after": new Date(Date.now() + 7_200_000).toUTCString() }, "slow down");
+        return send(200, {}, "ok");
+      case "/deferral": // 429 with RateLimit (r=0, t=1), then 200
+        if (n === 1) return send(429, { ratelimit: '"default";r=0;t=1' }, "limited");
         return send(200, {}, "ok");
       case "/status": // always the status asked for
         return send(Number(url.searchParams.get("code")), {}, `status ${url.searchParams.get("code")}`);

@@ -95,11 +95,11 @@ test("an abort after the sleep ended changes nothing", async (t) => {
   assert.deepEqual(s, { settled: true, value: undefined, error: undefined });
 });
 
-test("bad arguments throw at once, naming the argument and the value", () => {
-  assert.throws(() => sleep(-1), { name: "RangeError", message: "ms must be a non-negative number of ms; received -1" });
-  assert.throws(() => sleep(NaN), { name: "RangeError", message: "ms must be a non-negative number of ms; received NaN" });
-  assert.throws(() => sleep(-Infinity), { name: "RangeError", message: "ms must be a non-negative number of ms; received -Infinity" });
-  assert.throws(() => sleep("5"), { name: "TypeError", message: 'ms must be a non-negative number of ms; received "5"' });
-  assert.throws(() => sleep(5, { signal: "x" }), { name: "TypeError", message: 'signal must be an AbortSignal; received "x"' });
-  assert.throws(() => sleep(5, { sginal: undefined }), { name: "TypeError", message: 'option must be one of signal; received "sginal"' });
+test("bad arguments reject (never a synchronous throw), naming the argument and the value", async () => {
+  await assert.rejects(sleep(-1), { name: "RangeError", message: "ms must be a non-negative number of ms; received -1" });
+  await assert.rejects(sleep(NaN), { name: "RangeError", message: "ms must be a non-negative number of ms; received NaN" });
+  await assert.rejects(sleep(-Infinity), { name: "RangeError", message: "ms must be a non-negative number of ms; received -Infinity" });
+  await assert.rejects(sleep("5"), { name: "TypeError", message: 'ms must be a non-negative number of ms; received "5"' });
+  await assert.rejects(sleep(5, { signal: "x" }), { name: "TypeError", message: 'signal must be an AbortSignal; received "x"' });
+  await assert.rejects(sleep(5, { sginal: undefined }), { name: "TypeError", message: 'option must be one of signal; received "sginal"' });
 });

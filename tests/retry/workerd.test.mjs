@@ -55,13 +55,13 @@ test("README Worker-with-Queues example under workerd: acks, in-place retries, d
     const result = await w.queue("webhooks", [
       message("ok", "code=200", 1),
       message("gone", "code=404", 1),
-      message("busy", "code=503&ra=120", 1), // 3 attempts in place, then Queues waits what the server asked
+      message("busy", "code=503&ra=120", 1), // the server asks more than maxDeferralMs: Queues waits it, no in-place attempt
       message("far", "code=429&ra=999999", 2), // clamped to Queues' 43 200 s
     ]);
     assert.equal(result.outcome, "ok");
     assert.deepEqual(result.explicitAcks.sort(), ["gone", "ok"]);
     assert.deepEqual(result.retryMessages, [{ msgId: "busy", delaySeconds: 120 }, { msgId: "far", delaySeconds: 43_200 }]);
-    assert.deepEqual(hits.sort(), ["busy", "busy", "busy", "far", "far", "far", "gone", "ok"]);
+    assert.deepEqual(hits.sort(), ["busy", "far", "gone", "ok"]);
   } finally {
     await mf.dispose();
     server.closeAllConnections();

@@ -1,0 +1,187 @@
+/**
+ * p-retry-style options for `retry(fn, options)` and `fetchWithRetry`: their
+ * validation, p-retry's delay formula and its attempt loop (behaviour and
+ * numbers of p-retry 9.0.0, sindresorhus/p-retry; differential test in
+ * tests/retry/p-retry.test.mjs).
+ * @module
+ */
+import { invalid, RANGE, TYPE } from "./errors.js";
+import { AbortError } from "./retry-errors.js";
+
+/** The global scope of the program using this package. */
+type Host = typeof globalThis;
+
+/**
+ * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
+ * none (no DOM lib, no `@types/node`), the members this package uses.
+ */
+export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
+  ? S
+  : {
+      readonly aborted: boolean;
+      readonly reason: unknown;
+      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+      removeEventListener(type: "abort", listener: () => void): void;
+    };
+type Signal = AbortSignal;
+
+/** What `onFailedAttempt` and p-retry's `shouldRetry` receive (frozen), as p-retry gives it. */
+export interface FailedAttemptContext {
+  /** The failure (a thrown non-`Error` is wrapped in a `TypeError`, as p-retry does). */
+  readonly error: Error;
+  /** The attempt that failed, 1-based. */
+  readonly attemptNumber: number;
+  /** Retries still allowed after this failure (`retries - retriesConsumed`). */
+  readonly retriesLeft: number;
+  /** Retries taken so far. */
+  readonly retriesConsumed: number;
+  /** The wait before the next attempt, ms (0 when none follows). */
+  readonly retryDelay: number;
+}
+
+/**
+ * p-retry's options (p-retry 9.0.0), with p-retry's defaults and formula: the
+ * wait before retry `n` (1-based) is
+ * `min(round(r * minTimeout * factor^(n-1)), ceil(maxTimeout), 2^31 - 1)` where
+ * `r` is `1 + Math.random()` with `randomize`, else 1 (0 when `minTimeout` is 0).
+ */
+export interface PRetryOptions {
+  /** Retries after the first attempt: a non-negative integer or `Infinity`. Default 10. */
+  retries?: number;
+  /** Growth per retry, a finite number >= 0 (0 means 1). Default 2. */
+  factor?: number;
+  /** The first wait, ms, finite >= 0. Default 1000. */
+  minTimeout?: number;
+  /** Ceiling of each wait, ms, >= 0 or `Infinity` (the default). */
+  maxTimeout?: number;
+  /** Multiply each wait by a draw of `1 + Math.random()`. Default `false`. */
+  randomize?: boolean;
+  /** Called after every failed attempt (awaited), the last one included; a throw rejects with it. */
+  onFailedAttempt?: (context: FailedAttemptContext) => unknown;
+  /** Decides on another attempt after `onFailedAttempt` (awaited); falsy rethrows the error. */
+  shouldRetry?: (context: FailedAttemptContext) => unknown;
+  /** Aborting rejects at once with `signal.reason`. */
+  signal?: AbortSignalLike;
+  /** Ms from the start after which no attempt begins; the last wait is cut to fit. Default `Infinity`. */
+  maxRetryTime?: number;
+  /** Let Node exit while a wait is pending (`timer.unref()`). */
+  unref?: boolean;
+}
+
+/** Validated p-retry options. @internal */
+export interface PRetry {
+  retries: number;
+  factor: number;
+  minTimeout: number;
+  maxTimeout: number;
+  randomize: boolean;
+  onFailedAttempt: ((c: FailedAttemptContext) => unknown) | undefined;
+  shouldRetry: ((c: FailedAttemptContext) => unknown) | undefined;
+  signal: Signal | undefined;
+  maxRetryTime: number;
+  unref: boolean;
+}
+
+/** The keys p-retry takes. @internal */
+export const P_RETRY_KEYS = [
+  "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "signal", "maxRetryTime", "unref",
+];
+
+/** The longest `setTimeout` delay, 2^31 − 1 ms. @internal */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** The AbortSignal option named `name` (`undefined`/`null` = not given). @internal */
+export function signalOf(name: string, x: unknown): Signal | undefined {
+  if (x == null) return undefined;
+  const s = x as Signal;
+  if (typeof s !== "object" || typeof s.aborted !== "boolean" || typeof s.addEventListener !== "function" || typeof s.removeEventListener !== "function") {
+    throw invalid(TYPE, name, "an AbortSignal", x);
+  }
+  return s;
+}
+
+/** The function option named `name`, or `undefined`. @internal */
+export function fnOf<F>(name: string, x: unknown): F | undefined {
+  if (x == null) return undefined;
+  if (typeof x !== "function") throw invalid(TYPE, name, "a function", x);
+  return x as F;
+}
+
+function boolOf(name: string, x: unknown): boolean {
+  if (x == null) return false;
+  if (typeof x !== "boolean") throw invalid(TYPE, name, "a boolean", x);
+  return x;
+}
+
+/** A number option of p-retry: >= 0, finite unless `infinite`; `fallback` when `undefined`/`null`. */
+function numberOf(name: string, x: unknown, fallback: number, infinite: boolean): number {
+  if (x == null) return fallback;
+  const expected = `a number >= 0${infinite ? " or Infinity" : ", finite"}`;
+  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
+  if (!(x >= 0) || (!infinite && x === Number.POSITIVE_INFINITY)) throw invalid(RANGE, name, expected, x);
+  return x;
+}
+
+/** `retries`: a non-negative integer or `Infinity` (p-retry also takes integers past 2^53). @internal */
+export function retriesOf(x: unknown, fallback: number, name = "retries"): number {
+  if (x == null) return fallback;
+  const expected = "a non-negative integer or Infinity";
+  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
+  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(RANGE, name, expected, x);
+  return x;
+}
+
+/** Validates p-retry options (already checked for unknown keys), p-retry's defaults filled in. @internal */
+export function pRetryOptions(o: Record<string, unknown>, retries = 10): PRetry {
+  return {
+    retries: retriesOf(o.retries, retries),
+    factor: numberOf("factor", o.factor, 2, false) || 1,
+    minTimeout: numberOf("minTimeout", o.minTimeout, 1000, false),
+    maxTimeout: numberOf("maxTimeout", o.maxTimeout, Number.POSITIVE_INFINITY, true),
+    randomize: boolOf("randomize", o.randomize),
+    onFailedAttempt: fnOf("onFailedAttempt", o.onFailedAttempt),
+    shouldRetry: fnOf("shouldRetry", o.shouldRetry),
+    signal: signalOf("signal", o.signal),
+    maxRetryTime: numberOf("maxRetryTime", o.maxRetryTime, Number.POSITIVE_INFINITY, true),
+    unref: boolOf("unref", o.unref),
+  };
+}
+
+/** p-retry's wait before retry `consumed + 1` (draws `Math.random` once when `randomize`). @internal */
+export function pRetryDelay(consumed: number, o: PRetry): number {
+  if (o.minTimeout === 0) return 0;
+  const r = o.randomize ? Math.random() + 1 : 1;
+  return Math.min(Math.round(r * o.minTimeout * o.factor ** consumed), Math.ceil(o.maxTimeout), MAX_TIMER_MS);
+}
+
+/** Messages of a network failure of `fetch` in each runtime (the facts collected by `is-network-error`). */
+const NETWORK = new Set([
+  "network error", "NetworkError when attempting to fetch resource.", "The Internet connection appears to be offline.",
+  "Network request failed", "fetch failed", "terminated", " A network error occurred.", "Network connection lost", "Failed to fetch",
+]);
+
+/** A `TypeError` that a failed network request raises (retried by p-retry; other TypeErrors are not). @internal */
+export function isNetworkError(e: Error): boolean {
+  const m = e.message;
+  if (e.name !== "TypeError" || typeof m !== "string" || Object.prototype.toString.call(e) !== "[object Error]") return false;
+  if (m === "Load failed" || /^Load failed \(.*\)$/s.test(m)) return e.stack === undefined || "__sentry_captured__" in e;
+  return NETWORK.has(m) || m.startsWith("error sending request for url") || /^Failed to fetch \(.*\)$/s.test(m);
+}
+
+/** p-retry's view of a thrown value: an `Error` as is, anything else wrapped in a `TypeError`. @internal */
+export function asError(x: unknown): Error {
+  if (x instanceof Error) return x;
+  let s: string;
+  try {
+    s = String(x);
+  } catch {
+    s = Object.prototype.toString.call(x);
+  }
+  return new TypeError(`Non-error was thrown: "${s}". You should only throw errors.`);
+}
+
+/** The error an `AbortError` stands for (nested wrappers unwrapped). @internal */
+export function unwrap(e: Error): Error {
+  while (e instanceof AbortError && e.originalError instanceof Error) e = e.originalError;
+  return e;
+}

@@ -1,0 +1,97 @@
+/**
+ * The error classes of `backoff-wasm/retry`: `AbortError` (p-retry's "stop
+ * retrying now") and `RetryError` (why a call with this package's own options
+ * stopped). `instanceof` works across every copy of the package (ESM and
+ * CommonJS): membership is a `Symbol.for` brand, as for the other error classes.
+ * @module
+ */
+
+// Pure (no module-level side effect), so that an entry point that does not use these
+// classes (/queues loads this chunk) loses them to tree-shaking.
+const ABORT_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.AbortError");
+const RETRY_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.RetryError");
+
+/** Marks `self` with `brand` (non-enumerable, so it does not show when the error is printed). */
+function brand(self: object, b: symbol): void {
+  Object.defineProperty(self, b, { value: true });
+}
+
+function has(cls: unknown, self: unknown, brand: symbol, x: unknown): boolean {
+  return self === cls
+    ? typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[brand] === true
+    : Function.prototype[Symbol.hasInstance].call(self, x);
+}
+
+/**
+ * Thrown by the operation to stop retrying at once (p-retry's contract): the
+ * retry loop rejects with `originalError` (unwrapped through nested
+ * `AbortError`s), not with the `AbortError` itself, and calls no further hook.
+ */
+export class AbortError extends Error {
+  /** Always `"AbortError"`. */
+  override readonly name = "AbortError";
+  /** The error the loop rejects with: the `Error` given, or `new Error(message)` for text. */
+  readonly originalError: Error;
+
+  /** @param message why to stop: text, or the `Error` to reject with. */
+  constructor(message: string | Error) {
+    const original = message instanceof Error ? message : new Error(message);
+    super(original.message);
+    this.originalError = original;
+    brand(this, ABORT_BRAND);
+  }
+
+  /** Brand check: errors from any copy of the package match; subclasses check the prototype chain. */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return has(AbortError, this, ABORT_BRAND, x);
+  }
+}
+
+/** Why a retry loop stopped (see {@link RetryError}). */
+export type RetryStopReason = "attempts" | "deadline" | "budget" | "aborted" | "not-retryable" | "deferrals";
+
+/**
+ * Why a call of `retry`/`fetchWithRetry` with this package's own options gave
+ * up (contract section 10): `reason` — `"attempts"` (the attempt budget is
+ * spent), `"deadline"` (the next wait would end past `deadline`), `"budget"`
+ * (the shared retry budget is empty), `"aborted"` (the signal fired; `cause` is
+ * `signal.reason`), `"not-retryable"` (`shouldRetry` said no), `"deferrals"`
+ * (more server-ordered waits than `maxDeferrals`). p-retry-style options never
+ * produce it: they rethrow the last error, as p-retry does.
+ */
+export class RetryError extends Error {
+  /** Always `"RetryError"`. */
+  override readonly name = "RetryError";
+  /** Why the loop stopped. */
+  readonly reason: RetryStopReason;
+  /** Attempts made (calls of the operation, or requests sent). */
+  readonly attempts: number;
+  /** Ms from the start of the call to the stop. */
+  readonly elapsedMs: number;
+  /** The last attempt's error (`signal.reason` for `"aborted"`). */
+  override readonly cause: unknown;
+  /** Every failed attempt's error, in order. */
+  readonly errors: readonly unknown[];
+
+  /** @internal built by the retry loops. */
+  constructor(reason: RetryStopReason, attempts: number, elapsedMs: number, cause: unknown, errors: readonly unknown[]) {
+    let last: string;
+    try {
+      last = cause instanceof Error ? cause.message : String(cause);
+    } catch {
+      last = "an unprintable value";
+    }
+    super(`retry stopped (${reason}) after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${Math.round(elapsedMs)} ms: ${last}`);
+    this.reason = reason;
+    this.attempts = attempts;
+    this.elapsedMs = elapsedMs;
+    this.cause = cause;
+    this.errors = errors;
+    brand(this, RETRY_BRAND);
+  }
+
+  /** Brand check: errors from any copy of the package match; subclasses check the prototype chain. */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return has(RetryError, this, RETRY_BRAND, x);
+  }
+}

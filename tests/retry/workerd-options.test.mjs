@@ -1,0 +1,90 @@
+// fetchWithRetry under workerd (Miniflare): p-retry-style options, a one-shot
+// stream body sent once, a re-readable body sent whole on each attempt, against a
+// local server recording the bytes of every attempt. Fails under CI=true when
+// miniflare is missing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createServer } from "node:http";
+
+let Miniflare;
+try {
+  ({ Miniflare } = await import("miniflare"));
+} catch {
+  Miniflare = undefined;
+}
+if (!Miniflare && process.env.CI === "true") throw new Error("miniflare is required under CI");
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+const WORKER = `
+import { fetchWithRetry, serverDelayMs, createRetryBudget } from "./dist/workerd/retry.js";
+export default {
+  async fetch(request) {
+    const base = new URL(request.url).searchParams.get("base");
+    const failed = [];
+    const a = await fetchWithRetry(base + "/?id=p", undefined, {
+      retries: 2, minTimeout: 1, factor: 1,
+      onFailedAttempt: ({ attemptNumber, retriesLeft, retryDelay }) => failed.push([attemptNumber, retriesLeft, retryDelay]),
+    });
+    const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("stream")); c.close(); } });
+    const b = await fetchWithRetry(base + "/?id=stream", { method: "PUT", body }, { retries: 3, minTimeout: 1 });
+    const c = await fetchWithRetry(base + "/?id=text", { method: "PUT", body: "text body" }, { retries: 3, minTimeout: 1 });
+    const deferrals = [];
+    const d = await fetchWithRetry(base + "/?id=deferral", undefined, {
+      policy: 1, retries: 0, maxRetryAfter: 20,
+      onRetry: ({ error, deferral, delayMs }) => deferrals.push([serverDelayMs(error), deferral, delayMs]),
+    });
+    const e = await fetchWithRetry(base + "/?id=deadline", undefined, { policy: "1 minute", retries: 3, deadline: { afterMs: 1000 } });
+    const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
+    const f = await fetchWithRetry(base + "/?id=p", undefined, { policy: 1, retries: 5, budget });
+    return Response.json({ a: a.status, failed, b: b.status, c: c.status, d: d.status, deferrals, e: e.status, f: f.status });
+  },
+};
+`;
+
+test("workerd: p-retry-style options; a stream body goes out once, a text body on every attempt; deferral, deadline, budget", { skip: !Miniflare && "miniflare is not installed" }, async () => {
+  const dir = `${root}tests/.scratch/workerd-options`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });
+  writeFileSync(`${dir}/worker.mjs`, WORKER);
+  const log = new Map();
+  const server = createServer((req, res) => {
+    const id = new URL(req.url, "http://x").searchParams.get("id");
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const hits = log.get(id) ?? [];
+      hits.push(Buffer.concat(chunks).toString());
+      log.set(id, hits);
+      if (id === "deferral" && hits.length === 1) res.writeHead(429, { "x-ratelimit-reset": "2" });
+      else res.writeHead(id === "p" || id === "deadline" || hits.length === 1 ? 503 : 200);
+      res.end("x");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const mf = new Miniflare({
+    modules: true, scriptPath: `${dir}/worker.mjs`, modulesRoot: dir,
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
+    compatibilityDate: "2025-11-01",
+  });
+  try {
+    const res = await mf.dispatchFetch(`http://worker/?base=${encodeURIComponent(base)}`);
+    assert.deepEqual(await res.json(), {
+      a: 503, failed: [[1, 2, 1], [2, 1, 1], [3, 0, 0]], b: 503, c: 200, d: 200, deferrals: [[2000, true, 20]], e: 503, f: 503,
+    });
+    assert.deepEqual(log.get("p"), ["", "", "", "", ""]); // 3, then 2 under a budget of one retry
+    assert.equal(log.get("deferral").length, 2);
+    assert.equal(log.get("deadline").length, 1);
+    assert.deepEqual(log.get("stream"), ["stream"]);
+    assert.deepEqual(log.get("text"), ["text body", "text body"]);
+  } finally {
+    await mf.dispose();
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
