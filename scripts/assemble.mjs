@@ -183,7 +183,7 @@ writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmLiter
 esmTree("workerd", "workerd.js", { external: ["*.wasm"] });
 cjsTree(await namesInIndex(esm));
 
-// Types: tsc's declarations plus the glue's (internal, referenced by them), one
+// Types: tsc's declarations (plus the glue's, internal, when referenced), one
 // copy for ESM and CommonJS consumers. dist/types/package.json says "commonjs":
 // TypeScript then reads them as CommonJS declarations, which a `require`
 // (`.cts`, node16/nodenext) may load and an ESM `import` may too (named
@@ -192,8 +192,12 @@ cjsTree(await namesInIndex(esm));
 for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
   cpSync(join(compiled, f), join(pkg, "dist", "types", f));
 }
-cpSync(join(bindgen, "backoff_wasm.d.ts"), join(pkg, "dist", "types", "backoff_wasm.d.ts"));
-cpSync(at("js", "wasm.d.ts"), join(pkg, "dist", "types", "wasm.d.ts"));
+// The glue's declarations (18 KB raw) ship only while a public declaration refers to them.
+const types = join(pkg, "dist", "types");
+if (readdirSync(types).some((f) => /from "\.\/(wasm|backoff_wasm)\.js"/.test(readFileSync(join(types, f), "utf8")))) {
+  cpSync(join(bindgen, "backoff_wasm.d.ts"), join(types, "backoff_wasm.d.ts"));
+  cpSync(at("js", "wasm.d.ts"), join(types, "wasm.d.ts"));
+}
 writeFileSync(join(pkg, "dist", "types", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 
 // The command.
