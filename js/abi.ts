@@ -74,14 +74,20 @@ export function slots(): Float64Array {
   return view;
 }
 
+/** Code units of the static text buffer (`TEXT_CAPACITY`, src/bindings/text.rs). */
+const TEXT_CAPACITY = 256;
+/** Its address: short text is written there without a call. */
+const TEXT_AT = wasm.textBuffer(0);
+
 /**
  * Writes the UTF-16 code units of `s` (lone surrogates included) into wasm's
- * text buffer for the next call that takes text; returns their count.
+ * text buffer for the next call that takes text; returns their count. Text of
+ * up to 256 code units costs no wasm call.
  * @throws RangeError when wasm memory cannot grow to hold the text.
  */
 export function text(s: string): number {
   const len = s.length;
-  const at = wasm.textBuffer(len);
+  const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len);
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
   // One view over all of memory, re-made only when memory grew (no view allocated per call).
   if (units.buffer !== memory.buffer) units = new Uint16Array(memory.buffer);
@@ -107,20 +113,39 @@ export function duration(v: unknown): number {
   return typeof v === "string" ? durationMs(v) : num(v);
 }
 
-/** The four words of the unfinished hash of `"<String(seed)> "`, for keyed draws. */
-export function keyPrefix(seed: unknown): [number, number, number, number] {
-  wasm.keyPrefix(text(String(seed)));
-  const s = slots();
-  return [s[0] as number, s[1] as number, s[2] as number, s[3] as number];
+// ------------------------------------------------------------------ the policy register
+
+/** Doubles in the register (`REGISTER_LEN`, src/bindings/backoff.rs): a header and up to 1000 steps. */
+const REGISTER_LEN = 1016;
+const REGISTER = wasm.register();
+let register = new Float64Array(memory.buffer, REGISTER, REGISTER_LEN);
+/** The record whose copy is in the register now (`undefined`: unknown). */
+let loaded: Float64Array | undefined;
+
+/** The policy register (a view re-made if memory grew). */
+export function reg(): Float64Array {
+  if (register.buffer !== memory.buffer) register = new Float64Array(memory.buffer, REGISTER, REGISTER_LEN);
+  return register;
 }
 
-/** The keyed draw for `key`: the first draw of `"<seed> <String(key)>"`. */
-export function keyedUnit(k: readonly number[], key: number): number {
-  const [a, b, c, d] = k as [number, number, number, number];
-  const r = wasm.keyedDraw(a, b, c, d, key);
-  // NaN: a key Rust cannot write as JavaScript does (not an integer below 2^54).
-  // `+key`: the number wasm saw (an attempt passed as text is converted, as by any export).
-  return r === r ? r : wasm.keyedDrawText(a, b, c, d, text(String(+key)));
+/** Puts a compiled policy `rec` into the register unless it is already there (no wasm call). */
+export function load(rec: Float64Array): void {
+  if (loaded !== rec) {
+    reg().set(rec);
+    loaded = rec;
+  }
+}
+
+/** The compiled policy `compile*` just wrote: a copy of the register's first `len` doubles, now loaded. */
+export function compiled(len: number): Float64Array {
+  const rec = reg().slice(0, len);
+  loaded = rec;
+  return rec;
+}
+
+/** Tells the register's tracking that a call (Sigil's) replaced its content. */
+export function replaced(): void {
+  loaded = undefined;
 }
 
 /** The wait a `Retry-After` field value asks for at `now`, ms, or `undefined`. */

@@ -8,6 +8,7 @@
  */
 import * as wasm from "./wasm.js";
 import { ascii, slots, tag, text } from "./abi.js";
+import { rethrow } from "./draw.js";
 
 const SIGIL_BRAND = Symbol.for("backoff-wasm.SigilError");
 const DURATION_BRAND = Symbol.for("backoff-wasm.InvalidDurationError");
@@ -154,13 +155,25 @@ export function fail(values: readonly unknown[]): never {
   throw error(at(8) === SIGIL ? SIGIL : at(8), option, expected, values[at(13)]);
 }
 
-/** Sigil's option list for `knownKeys` (SigilError). @internal */
+/** Sigil's option names (`SIGIL_NAMES`, src/bindings/sigil.rs). @internal */
 export const SIGIL_OPTIONS = 0;
-/** `createBackoff`'s option list for `knownKeys` (TypeError). @internal */
+/** `createBackoff`'s option names (`BACKOFF_NAMES`, src/bindings/backoff.rs). @internal */
 export const BACKOFF_OPTIONS = 1;
 
-/** Rejects own enumerable keys of `options` that are not option names (typos must not pass silently). @internal */
-export function knownKeys(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): void {
+/** The option names of each surface, read once from Rust's list (`"one of a, b, c"`). */
+const names: Set<string>[] = [SIGIL_OPTIONS, BACKOFF_OPTIONS].map((surface) => {
+  wasm.optionNames(surface);
+  const s = slots();
+  return new Set(ascii(s[0] as number, s[1] as number).slice("one of ".length).split(", "));
+});
+
+/**
+ * The first own enumerable key of `options` that is not an option name of
+ * `surface`, or `undefined`; the wasm check that comes next raises it, in its
+ * place among the other checks (typos must not pass silently). @internal
+ * @throws the package's error when the keys cannot be listed (a revoked Proxy).
+ */
+export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string | undefined {
   let keys: string[];
   try {
     keys = Object.keys(options);
@@ -168,5 +181,24 @@ export function knownKeys(options: object, surface: typeof SIGIL_OPTIONS | typeo
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
     throw error(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
   }
-  for (const key of keys) if (wasm.optionName(surface, text(key)) !== 0) fail([key]);
+  const known = names[surface] as Set<string>;
+  for (const key of keys) if (!known.has(key)) return key;
+  return undefined;
 }
+
+/**
+ * After a `delay` call answered NaN (the policy is still in the register): rethrows what a
+ * JavaScript source threw; for a keyed draw whose attempt only JavaScript can write
+ * (`String(attempt)`, not an integer below 2^54) calls again with that text; otherwise throws
+ * the error Rust recorded, naming the value the source returned.
+ * @internal
+ */
+export function failed(attempt: number): number {
+  const raw = rethrow();
+  if (slots()[8] === 3) {
+    const d = wasm.delay(attempt, text(String(+attempt)));
+    if (d === d) return d;
+  }
+  return fail([raw]);
+}
+

@@ -105,7 +105,7 @@ function arrayLike<T>(items: readonly T[], option: string): readonly T[] {
 
 /**
  * Key of a seeded stream's method that loads its state into wasm, for the
- * jitter fast path (`wasm.streamJitter` then draws from it). @internal
+ * policy's one `delay` call (which then draws from it in wasm). @internal
  */
 export const STREAM: unique symbol = Symbol("backoff-wasm.stream");
 

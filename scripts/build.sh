@@ -10,7 +10,7 @@ log() { printf '[build] %s\n' "$*" >&2; }
 
 log "cargo build --target wasm32-unknown-unknown ($WASM_RUSTC)"
 RUSTC="$WASM_RUSTC" CARGO_TARGET_DIR=target/wasm "$WASM_CARGO" build -q --release --lib --target wasm32-unknown-unknown \
-  --features no-heap
+  --features no-heap,host-draw
 
 log "wasm-bindgen --target web"
 rm -rf build/bindgen && mkdir -p build/bindgen

@@ -16,9 +16,11 @@
 //! (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
 //!
 //! Nothing here may panic or allocate on any input: every index is checked
-//! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The only import is the
-//! host's `Math.pow` (`core::curve`); JS code never runs inside a wasm call,
-//! so no JS exception can unwind through wasm frames.
+//! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. Imports: the host's
+//! `Math.pow` (`core::curve`, until the power is computed in Rust) and the
+//! draw of a JavaScript `random` source (`backoff::host_draw`, js/draw.ts),
+//! which catches whatever the source throws and hands it back to the wrapper
+//! after the call: no JS exception unwinds through wasm frames.
 
 mod backoff;
 mod random;
@@ -137,6 +139,16 @@ pub enum Kind {
     Sigil = 2,
 }
 
+/// Records [`backoff::KEY_TEXT`] as the error class: the wrapper writes
+/// JavaScript's `String(attempt)` into the text buffer and calls `delay` again.
+pub(crate) fn key_text() {
+    SLOTS.with(|s| {
+        if let Some(k) = s.get_mut(ERR_KIND) {
+            *k = backoff::KEY_TEXT;
+        }
+    });
+}
+
 /// An error has been recorded in the slots.
 #[derive(Debug)]
 pub struct Failed;
@@ -243,14 +255,4 @@ pub(crate) fn seed_and_random(arg: u32) -> Failed {
         "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
         arg,
     )
-}
-
-/// Whether UTF-16 `key` is one of the names listed in `list` (`"one of a, b, c"`,
-/// which is also the expected text of the error: one place for the names).
-pub(crate) fn listed(list: &str, key: &[u16]) -> bool {
-    let names = list.as_bytes().get("one of ".len()..).unwrap_or(&[]);
-    names.split(|&b| b == b',').any(|name| {
-        let name = name.strip_prefix(b" ").unwrap_or(name);
-        crate::core::duration::eq_ascii(key, name)
-    })
 }

@@ -1,7 +1,8 @@
 //! The pure-Rust core: no wasm-bindgen types, tested natively with `cargo test`.
 //!
 //! - [`rng`]: the seed hash and sfc32 stream (API.md section 3);
-//! - [`curve`]: the one delay engine (growth, ceiling, free attempts, jitter);
+//! - [`curve`]: growth curves, jitter kinds, `Math.round`;
+//! - [`policy`]: the compiled policy, where every delay is composed;
 //! - [`duration`]: duration text (API.md section 4);
 //! - [`check`]: option validation shared by every surface;
 //! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
@@ -10,6 +11,7 @@ pub mod check;
 pub mod curve;
 pub mod duration;
 pub mod http_date;
+pub mod policy;
 pub mod rng;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -23,6 +23,7 @@ test("schedule with no options prints Sigil's default table and window", () => {
       "    7   64 s    2 min 7 s",
       "",
       "total window: 2 min 7 s (127000 ms)",
+      "total wait bounds: 2 min 7 s – 2 min 7 s (127000 – 127000 ms)",
       "",
     ].join("\n"),
   );
@@ -37,6 +38,7 @@ test("--format json prints machine-readable rows", () => {
       { retry: 2, delayMs: 2000, elapsedMs: 3000 },
     ],
     totalMs: 3000,
+    totalBounds: { min: 3000, max: 3000 },
   });
 });
 
