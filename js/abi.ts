@@ -11,6 +11,10 @@
  * @module
  */
 import * as wasm from "./wasm.js";
+import {
+  REGISTER_LEN, SLOT_COUNT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
+  TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
+} from "./boundary.js";
 
 /**
  * The instance's exports: every loader has already initialised the glue, so
@@ -18,22 +22,10 @@ import * as wasm from "./wasm.js";
  */
 const memory: WebAssembly.Memory = wasm.initSync({ module: undefined as never }).memory;
 
-// Type tags, as `src/bindings/mod.rs` (`tags`) defines them.
-/** Tag of `undefined`. */
-export const UNDEFINED = 0;
-/** Tag of a number. */
-export const NUMBER = 1;
-/** Tag of a string. */
-export const STRING = 2;
-const BOOLEAN = 3;
-const NULL = 4;
 /** Tag of a function. */
-export const FUNCTION = 5;
+export const FUNCTION = TAG_FUNCTION;
 /** Tag of an array (`Array.isArray`). */
-export const ARRAY = 6;
-const OBJECT = 7;
-const SYMBOL = 8;
-const BIGINT = 9;
+export const ARRAY = TAG_ARRAY;
 
 /** `Array.isArray(v)`, `false` for a revoked Proxy (which throws there). */
 function isArray(v: unknown): boolean {
@@ -47,16 +39,16 @@ function isArray(v: unknown): boolean {
 /** The type tag of a JavaScript value. */
 export function tag(v: unknown): number {
   switch (typeof v) {
-    case "undefined": return UNDEFINED;
-    case "number": return NUMBER;
-    case "string": return STRING;
-    case "boolean": return BOOLEAN;
-    case "function": return FUNCTION;
-    case "symbol": return SYMBOL;
-    case "bigint": return BIGINT;
+    case "undefined": return TAG_UNDEFINED;
+    case "number": return TAG_NUMBER;
+    case "string": return TAG_STRING;
+    case "boolean": return TAG_BOOLEAN;
+    case "function": return TAG_FUNCTION;
+    case "symbol": return TAG_SYMBOL;
+    case "bigint": return TAG_BIGINT;
   }
-  if (v === null) return NULL;
-  return isArray(v) ? ARRAY : OBJECT;
+  if (v === null) return TAG_NULL;
+  return isArray(v) ? TAG_ARRAY : TAG_OBJECT;
 }
 
 /** The number that travels with a tag: the value itself, or `NaN` for a non-number. */
@@ -64,7 +56,6 @@ export function num(v: unknown): number {
   return typeof v === "number" ? v : Number.NaN;
 }
 
-const SLOT_COUNT = 24;
 const SLOTS = wasm.slots();
 let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
 
@@ -74,8 +65,6 @@ export function slots(): Float64Array {
   return view;
 }
 
-/** Code units of the static text buffer (`TEXT_CAPACITY`, src/bindings/text.rs). */
-const TEXT_CAPACITY = 256;
 /** Its address: short text is written there without a call. */
 const TEXT_AT = wasm.textBuffer(0);
 
@@ -115,8 +104,6 @@ export function duration(v: unknown): number {
 
 // ------------------------------------------------------------------ the policy register
 
-/** Doubles in the register (`REGISTER_LEN`, src/bindings/backoff.rs): a header and up to 1000 steps. */
-const REGISTER_LEN = 1016;
 const REGISTER = wasm.register();
 let register = new Float64Array(memory.buffer, REGISTER, REGISTER_LEN);
 /** The record whose copy is in the register now (`undefined`: unknown). */

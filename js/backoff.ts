@@ -13,7 +13,10 @@
 import * as wasm from "./wasm.js";
 import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "./abi.js";
 import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
-import { REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS } from "./boundary.js";
+import {
+  GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
+  REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
+} from "./boundary.js";
 import { isSeeded, STREAM, systemRandom, type Random } from "./streams.js";
 import { use } from "./draw.js";
 import type { DurationInput } from "./duration.js";
@@ -131,16 +134,8 @@ export interface BackoffStepsJSON {
 export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
 
-const GROWTH = ["exponential", "linear", "constant"] as const;
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
-/** Jitter kinds by code (`Jitter::code`): "full" is 3, "equal" 4, "decorrelated" 5. */
-const JITTER_KINDS = ["full", "equal", "decorrelated"] as const;
-const JITTER_OFFSET = 3;
-const STEPPED = 3;
-/** `source` codes of src/bindings/backoff.rs. */
-const SOURCE_SEEDED = 4;
-const SOURCE_KEYED = 5;
 let defaultRandom: Random | undefined;
 
 type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
@@ -375,12 +370,12 @@ export class Backoff implements Iterable<number> {
   toJSON(): BackoffJSON {
     const p = this.#rec;
     const code = p[REC_JITTER] as number;
-    const jitter = code >= JITTER_OFFSET ? (JITTER_KINDS[code - JITTER_OFFSET] as Jitter) : (p[REC_FRACTION] as number);
+    const jitter = code >= JITTER_FULL ? (JITTER_NAMES[code - JITTER_FULL] as Jitter) : (p[REC_FRACTION] as number);
     let out: BackoffJSON;
     if (p[REC_GROWTH] === STEPPED) {
       out = { steps: Array.from(p.subarray(REC_HEADER)), free: p[REC_FREE] as number, jitter };
     } else {
-      const growth = GROWTH[p[REC_GROWTH] as number] as BackoffCurveJSON["growth"];
+      const growth = GROWTH_NAMES[p[REC_GROWTH] as number] as BackoffCurveJSON["growth"];
       const curve: BackoffCurveJSON = { growth, base: p[REC_BASE] as number, free: p[REC_FREE] as number, jitter };
       if (growth === "exponential") curve.factor = p[REC_FACTOR] as number;
       if (p[REC_MAX] !== Number.POSITIVE_INFINITY) curve.max = p[REC_MAX] as number;
@@ -423,7 +418,7 @@ function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
     typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
   if (
     wasm.compileCurve(fluent, name !== undefined, tag(base), duration(base), tag(steps), tag(growth),
-      code(GROWTH, growth, 0), tag(factor), num(factor), tag(max), duration(max), tag(cap), duration(cap)) !== 0
+      code(GROWTH_NAMES, growth, 0), tag(factor), num(factor), tag(max), duration(max), tag(cap), duration(cap)) !== 0
   ) fail(values);
   let len = REC_HEADER;
   if (reg()[REC_GROWTH] === STEPPED) {
@@ -436,7 +431,7 @@ function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
     }
     len += n;
   }
-  const jitterX = typeof jitter === "string" ? code(JITTER_KINDS, jitter, JITTER_OFFSET) : num(jitter);
+  const jitterX = typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter);
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const [seeded, floatTag, nextTag] = sourceTags(random);
   if (

@@ -1,7 +1,27 @@
 // Generated from src/boundary.rs by `cargo run --example boundary` (scripts/build.sh); do not edit.
-// The numbers both sides of the wasm boundary share; tests/js/boundary.test.mjs and the
-// Rust test `boundary::tests::generated_file_is_current` fail when they disagree.
-/** Layout of a compiled policy (f64 slots). */
+// The numbers both sides of the wasm boundary share; the Rust test
+// `boundary::tests::generated_file_is_current` fails when this file and that table disagree.
+export const TAG_UNDEFINED = 0;
+export const TAG_NUMBER = 1;
+export const TAG_STRING = 2;
+export const TAG_BOOLEAN = 3;
+export const TAG_NULL = 4;
+export const TAG_FUNCTION = 5;
+export const TAG_ARRAY = 6;
+export const TAG_OBJECT = 7;
+export const TAG_SYMBOL = 8;
+export const TAG_BIGINT = 9;
+export const SLOT_COUNT = 24;
+export const ERR_KIND = 8;
+export const ERR_OPTION = 9;
+export const ERR_EXPECTED = 11;
+export const ERR_ARG = 13;
+export const ERR_INDEX = 14;
+export const ERR_NUMBERS = 15;
+export const KIND_RANGE = 0;
+export const KIND_TYPE = 1;
+export const KIND_SIGIL = 2;
+export const KIND_KEY_TEXT = 3;
 export const REC_GROWTH = 0;
 export const REC_BASE = 1;
 export const REC_FACTOR = 2;
@@ -16,6 +36,21 @@ export const REC_ATTEMPTS = 13;
 export const REC_STEPS = 14;
 export const REC_SIGIL = 15;
 export const REC_HEADER = 16;
+export const STEPPED = 3;
+export const SOURCE_FUNCTION = 1;
+export const SOURCE_FLOAT = 2;
+export const SOURCE_NEXT = 3;
+export const SOURCE_SEEDED = 4;
+export const SOURCE_KEYED = 5;
+export const JITTER_FULL = 3;
+export const JITTER_SUBTRACT = 1;
+export const SIGIL_ARG_DRAW = 0;
+export const SURFACE_SIGIL = 0;
+export const SURFACE_BACKOFF = 1;
+export const TEXT_CAPACITY = 256;
+export const REGISTER_LEN = 1016;
 export const SIGIL_MAX_ATTEMPTS = 8;
 export const SIGIL_BASE_DELAY_MS = 1000;
 export const SIGIL_MAX_DELAY_MS = 3600000;
+export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
+export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;

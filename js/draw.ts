@@ -12,9 +12,7 @@
  * @module
  */
 
-/** `source` codes of src/bindings/backoff.rs: a function, `float(min, max)`, `next()`. */
-const FLOAT = 2;
-const NEXT = 3;
+import { SOURCE_FLOAT as FLOAT, SOURCE_NEXT as NEXT } from "./boundary.js";
 
 let source: unknown;
 /** The value the last draw returned (for the error message when it is out of range). */

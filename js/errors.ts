@@ -9,6 +9,11 @@
 import * as wasm from "./wasm.js";
 import { ascii, slots, tag, text } from "./abi.js";
 import { rethrow } from "./draw.js";
+import {
+  ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
+  SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
+  TAG_SYMBOL, TAG_UNDEFINED,
+} from "./boundary.js";
 
 const SIGIL_BRAND = Symbol.for("backoff-wasm.SigilError");
 const DURATION_BRAND = Symbol.for("backoff-wasm.InvalidDurationError");
@@ -93,10 +98,10 @@ export class InvalidDurationError extends Error {
 Object.defineProperty(InvalidDurationError.prototype, DURATION_BRAND, { value: true });
 
 /** Error classes of `invalid`: RangeError, TypeError. */
-export const RANGE = 0;
-export const TYPE = 1;
+export const RANGE = KIND_RANGE;
+export const TYPE = KIND_TYPE;
 /** SigilError, as the wasm checks record it. */
-const SIGIL = 2;
+const SIGIL = KIND_SIGIL;
 
 /**
  * A short, exact description of a received value for error messages:
@@ -112,14 +117,14 @@ function quoteShort(s: string): string {
 
 function describe(v: unknown): string {
   switch (tag(v)) {
-    case 0: return "undefined";
-    case 1: case 3: return String(v);
-    case 2: return quoteShort(v as string);
-    case 4: return "null";
-    case 5: return "a function";
-    case 6: return "an array";
-    case 8: return "a symbol";
-    case 9: return "a bigint";
+    case TAG_UNDEFINED: return "undefined";
+    case TAG_NUMBER: case TAG_BOOLEAN: return String(v);
+    case TAG_STRING: return quoteShort(v as string);
+    case TAG_NULL: return "null";
+    case TAG_FUNCTION: return "a function";
+    case TAG_ARRAY: return "an array";
+    case TAG_SYMBOL: return "a symbol";
+    case TAG_BIGINT: return "a bigint";
     default: return "an object";
   }
 }
@@ -148,17 +153,17 @@ export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expect
 export function fail(values: readonly unknown[]): never {
   const s = slots();
   const at = (i: number) => s[i] as number;
-  const index = at(14);
-  const option = ascii(at(9), at(10)) + (index >= 0 ? `[${index}]` : "");
-  const numbers = [at(15), at(16)];
-  const expected = ascii(at(11), at(12)).replace(/\{\}/g, () => String(numbers.shift()));
-  throw error(at(8) === SIGIL ? SIGIL : at(8), option, expected, values[at(13)]);
+  const index = at(ERR_INDEX);
+  const option = ascii(at(ERR_OPTION), at(ERR_OPTION + 1)) + (index >= 0 ? `[${index}]` : "");
+  const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
+  const expected = ascii(at(ERR_EXPECTED), at(ERR_EXPECTED + 1)).replace(/\{\}/g, () => String(numbers.shift()));
+  throw error(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
 /** Sigil's option names (`SIGIL_NAMES`, src/bindings/sigil.rs). @internal */
-export const SIGIL_OPTIONS = 0;
+export const SIGIL_OPTIONS = SURFACE_SIGIL;
 /** `createBackoff`'s option names (`BACKOFF_NAMES`, src/bindings/backoff.rs). @internal */
-export const BACKOFF_OPTIONS = 1;
+export const BACKOFF_OPTIONS = SURFACE_BACKOFF;
 
 /** The option names of each surface, read once from Rust's list (`"one of a, b, c"`). */
 const names: Set<string>[] = [SIGIL_OPTIONS, BACKOFF_OPTIONS].map((surface) => {
@@ -195,7 +200,7 @@ export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | type
  */
 export function failed(attempt: number): number {
   const raw = rethrow();
-  if (slots()[8] === 3) {
+  if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
     const d = wasm.delay(attempt, text(String(+attempt)));
     if (d === d) return d;
   }

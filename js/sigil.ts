@@ -11,7 +11,10 @@ import { num, replaced, slots, tag, text } from "./abi.js";
 import { createRandom, STREAM, type Seed } from "./streams.js";
 import { SigilError, fail, failed, unknownKey, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
-import { SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS } from "./boundary.js";
+import {
+  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, SIGIL_ARG_DRAW, SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, TAG_ARRAY,
+  TAG_OBJECT,
+} from "./boundary.js";
 
 export { SigilError, type SigilErrorCode };
 
@@ -104,7 +107,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   let name: string | undefined;
   let o: Record<string, unknown> = {};
   const t = tag(options);
-  if (t === 6 || t === 7) {
+  if (t === TAG_ARRAY || t === TAG_OBJECT) {
     name = unknownKey(options as object, SIGIL_OPTIONS);
     o = options as Record<string, unknown>;
   }
@@ -121,7 +124,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
   // the policy is compiled, so it is `delay`'s failure; else an option's.
   const s = slots();
-  if (s[8] === 3 || s[13] === 0) return failed(attempt as number);
+  if (s[ERR_KIND] === KIND_KEY_TEXT || s[ERR_ARG] === SIGIL_ARG_DRAW) return failed(attempt as number);
   return fail([undefined, attempt, options, base, max, jitter, random, seed, attempts, name]);
 }
 

@@ -25,6 +25,9 @@ node_modules/.bin/wasm-opt -Oz --converge --enable-reference-types --enable-bulk
   --enable-sign-ext --enable-multivalue --strip-debug --strip-producers --strip-target-features \
   build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm
 
+log "js/boundary.ts from src/boundary.rs (the numbers both sides share)"
+cargo run -q --example boundary > js/boundary.ts.new && mv js/boundary.ts.new js/boundary.ts
+
 log "tsc"
 rm -rf build/js
 node_modules/.bin/tsc -p js/tsconfig.json

@@ -4,6 +4,7 @@
 //! wasm boundary (every export takes and returns numbers), compiled only for
 //! `wasm32`.
 
+pub mod boundary;
 pub mod core;
 
 /// The wasm-bindgen exports. `pub` only so that the wasm-bindgen tests in

@@ -29,86 +29,10 @@ const UNIT_DRAW_EXPECTED: &str = "a source of draws in [0, 1]";
 const FLOAT_DRAW_EXPECTED: &str = "a source whose float({}, {}) stays in that range";
 const RANDOM_EXPECTED: &str = "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]";
 
-/// Indexes of the values a `compile*` error blames, in the order the JS
-/// wrapper passes them.
-pub mod arg {
-    /// `base` (`interval` for the fluent policy).
-    pub const BASE: u32 = 0;
-    /// `steps`.
-    pub const STEPS: u32 = 1;
-    /// `growth`.
-    pub const GROWTH: u32 = 2;
-    /// `factor`.
-    pub const FACTOR: u32 = 3;
-    /// `max`, the ceiling before jitter.
-    pub const MAX: u32 = 4;
-    /// `free`.
-    pub const FREE: u32 = 5;
-    /// `jitter`.
-    pub const JITTER: u32 = 6;
-    /// `seed`.
-    pub const SEED: u32 = 7;
-    /// `maxAttempts`.
-    pub const ATTEMPTS: u32 = 8;
-    /// `cap`, the hard bound after jitter.
-    pub const CAP: u32 = 9;
-    /// `random`.
-    pub const RANDOM: u32 = 10;
-    /// The first option name that is not one (see [`super::BACKOFF_NAMES`]).
-    pub const NAME: u32 = 11;
-}
+pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
 
-/// The layout of a compiled policy (f64 slots of the register and of the JS
-/// object's record).
-pub mod rec {
-    /// Growth code (`Growth::code`: 0 exponential, 1 linear, 2 constant) or [`STEPPED`].
-    pub const GROWTH: usize = 0;
-    /// First wait, ms.
-    pub const BASE: usize = 1;
-    /// Exponential factor.
-    pub const FACTOR: usize = 2;
-    /// Ceiling before jitter (`max`), ms; Infinity when absent.
-    pub const MAX: usize = 3;
-    /// Hard bound after jitter (`cap`), ms; Infinity when absent.
-    pub const CAP: usize = 4;
-    /// Free attempts.
-    pub const FREE: usize = 5;
-    /// Jitter code (`Jitter::code`).
-    pub const JITTER: usize = 6;
-    /// Jitter fraction (± and Sigil's subtract-only).
-    pub const FRACTION: usize = 7;
-    /// Source of draws (`super::source`).
-    pub const SOURCE: usize = 8;
-    /// Keyed draws: the four words of the unfinished hash of `"<seed> "` (slots 9..13).
-    pub const KEY: usize = 9;
-    /// `maxAttempts`, NaN when unbounded.
-    pub const ATTEMPTS: usize = 13;
-    /// Number of steps (0 for a curve).
-    pub const STEPS: usize = 14;
-    /// 1 for a Sigil policy (a bad draw is a SigilError), else 0.
-    pub const SIGIL: usize = 15;
-    /// Slots before the steps; step `i` is at `HEADER + i`.
-    pub const HEADER: usize = 16;
-    /// [`GROWTH`] of a stepped policy.
-    pub const STEPPED: f64 = 3.0;
-}
-
-/// Where draws come from ([`rec::SOURCE`]).
-pub mod source {
-    /// A JavaScript `() => number` (draws in `[0, 1]`).
-    pub const FUNCTION: u32 = 1;
-    /// A JavaScript object's `float(min, max)` (draws in `[min, max]`).
-    pub const FLOAT: u32 = 2;
-    /// A JavaScript object's `next()` (draws in `[0, 1]`; the default system stream too).
-    pub const NEXT: u32 = 3;
-    /// The seeded stream loaded in wasm (`createRandom`).
-    pub const SEEDED: u32 = 4;
-    /// Keyed draws from [`super::rec::KEY`]: a pure function of (seed, attempt).
-    pub const KEYED: u32 = 5;
-}
-
-/// Register length: a header and up to [`MAX_STEPS`] steps.
-pub const REGISTER_LEN: usize = rec::HEADER + MAX_STEPS;
+/// [`rec::STEPPED`] as the register holds it.
+const STEPPED: f64 = rec::STEPPED as f64;
 
 /// The policy register: the compiled policy the next [`delay`]/[`bounds`] runs.
 static REG: Static<[f64; REGISTER_LEN]> = Static::new([0.0; REGISTER_LEN]);
@@ -149,10 +73,6 @@ extern "C" {
 fn host_draw(_kind: u32, _lo: f64, _hi: f64) -> f64 {
     f64::NAN
 }
-
-/// Error class of [`delay`]'s "write `String(attempt)` and call again" (not an
-/// error: a keyed draw for an attempt whose text only JavaScript can write).
-pub const KEY_TEXT: f64 = 3.0;
 
 /// The delay for `attempt` under the policy in the register: the whole
 /// composition (`core::policy::Policy::delay_with`) with its draws taken from
@@ -294,7 +214,7 @@ pub fn compile_curve(
     }
     let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max])
         .and_then(|[g, base, factor, max]| {
-            let floor = if g == rec::STEPPED { 0.0 } else { base };
+            let floor = if g == STEPPED { 0.0 } else { base };
             let cap = bound(cap_tag, cap, "cap", floor, arg::CAP)?;
             set(0, &[g, base, factor, max, cap]);
             set(rec::STEPS, &[0.0]);
@@ -335,7 +255,7 @@ fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
         if steps_tag != ARRAY {
             return Err(fail(Kind::Type, "steps", STEPS_EXPECTED, arg::STEPS));
         }
-        return Ok([rec::STEPPED, 0.0, 1.0, f64::INFINITY]);
+        return Ok([STEPPED, 0.0, 1.0, f64::INFINITY]);
     }
     if base_tag == UNDEFINED {
         return Err(fail(Kind::Type, base_name, "given (or steps instead)", arg::BASE));
@@ -463,7 +383,7 @@ fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f6
         if free_tag == UNDEFINED { 0.0 } else { number(free_tag, free, "free", Kind::Range, check::free, arg::FREE)? };
     let jitter = jitter_of_option(jitter_tag, jitter)?;
     if jitter == Jitter::Decorrelated {
-        if get(rec::GROWTH) == rec::STEPPED {
+        if get(rec::GROWTH) == STEPPED {
             return Err(fail(
                 Kind::Type,
                 "jitter",

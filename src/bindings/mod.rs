@@ -57,31 +57,9 @@ impl<T> Static<T> {
     }
 }
 
-// ------------------------------------------------------------------ type tags
+// ------------------------------------------------------------------ shared numbers
 
-/// Type tags of JS values, as `js/abi.ts` (`tag`) computes them.
-pub mod tags {
-    /// `undefined`.
-    pub const UNDEFINED: u32 = 0;
-    /// A number (the value travels alongside).
-    pub const NUMBER: u32 = 1;
-    /// A string (alongside: its parse result or code, per option).
-    pub const STRING: u32 = 2;
-    /// A boolean.
-    pub const BOOLEAN: u32 = 3;
-    /// `null`.
-    pub const NULL: u32 = 4;
-    /// A function.
-    pub const FUNCTION: u32 = 5;
-    /// An array (`Array.isArray`; a revoked Proxy counts as an object).
-    pub const ARRAY: u32 = 6;
-    /// Any other object.
-    pub const OBJECT: u32 = 7;
-    /// A symbol.
-    pub const SYMBOL: u32 = 8;
-    /// A bigint.
-    pub const BIGINT: u32 = 9;
-}
+pub use crate::boundary::{arg, kind, rec, sigil_arg, slot, source, tags};
 use tags::*;
 
 /// Whether a tag is an object that is not a function (arrays included).
@@ -92,19 +70,8 @@ pub(crate) fn is_object(tag: u32) -> bool {
 // ------------------------------------------------------------------ result slots
 
 /// Number of `f64` result slots.
-pub const SLOT_COUNT: usize = 24;
-/// Slot of the error class: 0 RangeError, 1 TypeError, 2 SigilError.
-pub const ERR_KIND: usize = 8;
-/// Slots of the option name (pointer, byte length; ASCII).
-pub const ERR_OPTION: usize = 9;
-/// Slots of the expected text (pointer, byte length; ASCII; `{}` placeholders).
-pub const ERR_EXPECTED: usize = 11;
-/// Slot of the index of the value to blame among those the call was given.
-pub const ERR_ARG: usize = 13;
-/// Slot of an index appended to the option name (`steps[3]`), or -1.
-pub const ERR_INDEX: usize = 14;
-/// Slots of the numbers that fill the `{}` placeholders of the expected text.
-pub const ERR_NUMBERS: usize = 15;
+pub const SLOT_COUNT: usize = slot::COUNT;
+pub use slot::{ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION};
 
 static SLOTS: Static<[f64; SLOT_COUNT]> = Static::new([0.0; SLOT_COUNT]);
 
@@ -132,19 +99,19 @@ pub fn slot(i: usize) -> f64 {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
     /// `RangeError`: a value of the right type out of range.
-    Range = 0,
+    Range = kind::RANGE as isize,
     /// `TypeError`: a value of the wrong type, or options that exclude each other.
-    Type = 1,
+    Type = kind::TYPE as isize,
     /// `SigilError` (`code: "invalid_argument"`): any bad Sigil input.
-    Sigil = 2,
+    Sigil = kind::SIGIL as isize,
 }
 
-/// Records [`backoff::KEY_TEXT`] as the error class: the wrapper writes
+/// Records [`kind::KEY_TEXT`] as the error class: the wrapper writes
 /// JavaScript's `String(attempt)` into the text buffer and calls `delay` again.
 pub(crate) fn key_text() {
     SLOTS.with(|s| {
         if let Some(k) = s.get_mut(ERR_KIND) {
-            *k = backoff::KEY_TEXT;
+            *k = f64::from(kind::KEY_TEXT);
         }
     });
 }

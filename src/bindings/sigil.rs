@@ -18,26 +18,10 @@ use crate::core::{
 /// Sigil's option names; the expected text of an unknown one.
 pub const SIGIL_NAMES: &str = "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts";
 
-/// Indexes of the values a `sigil` error blames, in the order the JS wrapper
-/// passes them; 0 is the value a draw returned (the errors of `delay`).
-/// `attempt` of `nextDelayMs`.
-pub const SIGIL_ATTEMPT: u32 = 1;
-/// The `options` argument itself.
-pub const SIGIL_OPTIONS: u32 = 2;
-/// `baseDelayMs`.
-pub const SIGIL_BASE: u32 = 3;
-/// `maxDelayMs`.
-pub const SIGIL_MAX: u32 = 4;
-/// `jitter`.
-pub const SIGIL_JITTER: u32 = 5;
-/// `random`.
-pub const SIGIL_RANDOM: u32 = 6;
-/// `seed`.
-pub const SIGIL_SEED: u32 = 7;
-/// `maxAttempts` of `retrySchedule`.
-pub const SIGIL_ATTEMPTS: u32 = 8;
-/// The first option name that is not one (the wrapper found it).
-pub const SIGIL_NAME: u32 = 9;
+use crate::boundary::sigil_arg::{
+    ATTEMPT as SIGIL_ATTEMPT, ATTEMPTS as SIGIL_ATTEMPTS, BASE as SIGIL_BASE, JITTER as SIGIL_JITTER, MAX as SIGIL_MAX,
+    NAME as SIGIL_NAME, OPTIONS as SIGIL_OPTIONS, RANDOM as SIGIL_RANDOM, SEED as SIGIL_SEED,
+};
 
 fn or_default(tag: u32, x: f64, default: f64) -> (u32, f64) {
     if tag == UNDEFINED { (NUMBER, default) } else { (tag, x) }
@@ -134,6 +118,6 @@ pub fn sigil(
 /// `surface` 0 = Sigil, 1 = `createBackoff`. The wrapper reads it once.
 #[wasm_bindgen(js_name = optionNames)]
 pub fn option_names(surface: u32) {
-    let list = if surface == 0 { SIGIL_NAMES } else { super::backoff::BACKOFF_NAMES };
+    let list = if surface == crate::boundary::surface::SIGIL { SIGIL_NAMES } else { super::backoff::BACKOFF_NAMES };
     put(&[list.as_ptr() as u32 as f64, list.len() as f64]);
 }

@@ -8,7 +8,7 @@ use super::Static;
 use crate::core::{duration, http_date};
 
 /// Code units the static buffer holds; longer text goes to pages grown for it.
-pub const TEXT_CAPACITY: usize = 256;
+pub use crate::boundary::TEXT_CAPACITY;
 
 static TEXT: Static<[u16; TEXT_CAPACITY]> = Static::new([0; TEXT_CAPACITY]);
 

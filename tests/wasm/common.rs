@@ -378,7 +378,7 @@ fn backoff_vectors() {
     assert_eq!(delays(&o, 1..=4), [0.0, 10.0, 20.0, 20.0]);
     let p = compile(&o, false).unwrap();
     assert_eq!(p.rec[b::rec::HEADER..], [10.0, 20.0]);
-    assert_eq!(p.rec[..5], [b::rec::STEPPED, 0.0, 1.0, INF, INF]);
+    assert_eq!(p.rec[..5], [f64::from(b::rec::STEPPED), 0.0, 1.0, INF, INF]);
     // never throws for any attempt
     for a in GARBAGE {
         let d = delay(a);
@@ -600,7 +600,7 @@ fn seeded_streams_and_keyed_draws() {
     // a key only JavaScript can write: NaN with KEY_TEXT, then the call with String(key)
     for (key, key_text) in [(2.5, "2.5"), (1e21, "1e+21")] {
         assert!(delay(key).is_nan());
-        assert_eq!(b::slot(b::ERR_KIND), b::KEY_TEXT);
+        assert_eq!(b::slot(b::ERR_KIND), f64::from(b::KEY_TEXT));
         b::stream_seed(text(&format!("job-7 {key_text}")));
         let want = (b::stream_next() * 1000.0).round();
         assert_eq!(b::delay(key, text(key_text)), want, "{key}");
