@@ -158,20 +158,29 @@ pub enum Jitter {
 /// `n <= 1000` it is exactly the AWS recurrence.
 pub const DECORRELATED_WINDOW: u32 = 1000;
 
+/// The last step of decorrelated jitter: attempts beyond 2^53 (and infinite
+/// ones) count as 2^53, so every step key is an integer whose text Rust writes
+/// as JavaScript does (a pure function of seed and attempt on every runtime).
+const DECORRELATED_LAST: f64 = 9_007_199_254_740_992.0;
+
+/// The last step of the decorrelated window for counted attempt `n >= 1`.
+fn decorrelated_end(n: f64) -> f64 {
+    if n.is_finite() { n.floor().min(DECORRELATED_LAST) } else { DECORRELATED_LAST }
+}
+
 /// The first step of the decorrelated window for counted attempt `n >= 1`
-/// (`n` floored; infinite `n` counts as 2^53).
+/// (`n` floored; beyond 2^53, and infinite, `n` counts as 2^53).
 pub fn decorrelated_start(n: f64) -> f64 {
-    let n = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
+    let n = decorrelated_end(n);
     if n > f64::from(DECORRELATED_WINDOW) { n - f64::from(DECORRELATED_WINDOW - 1) } else { 1.0 }
 }
 
 /// How many steps of the decorrelated recurrence `delay(n)` iterates for
 /// counted attempt `n >= 1`: `min(n, DECORRELATED_WINDOW)` (`n` floored;
-/// infinite `n` counts as 2^53). Step keys run from [`decorrelated_start`] on.
+/// beyond 2^53, and infinite, `n` counts as 2^53). Step keys run from [`decorrelated_start`] on.
 pub fn decorrelated_steps(n: f64) -> u32 {
     let start = decorrelated_start(n);
-    let end = if n.is_finite() { n.floor() } else { 9_007_199_254_740_992.0 };
-    ((end - start + 1.0).max(0.0) as u32).min(DECORRELATED_WINDOW)
+    ((decorrelated_end(n) - start + 1.0).max(0.0) as u32).min(DECORRELATED_WINDOW)
 }
 
 /// The upper end of the next decorrelated draw after sleep `sleep`: `3 * sleep`
