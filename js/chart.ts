@@ -98,7 +98,10 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const cap = json.cap ?? json.max;
   const top = Math.max(1, ...rows.map((r) => r.max), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]));
   const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
-  const bottom = scale === "log" ? Math.max(1, Math.min(...positive, top)) : 0;
+  // Log scale: the axis starts a round step at most half the shortest wait, so the
+  // shortest bar still rises log10(2) of a decade above it instead of vanishing.
+  const shortest = Math.min(...positive, top);
+  const bottom = scale === "log" ? ([...STEPS].reverse().find((t) => t <= shortest / 2) ?? shortest / 2) : 0;
 
   const m = { left: 72, right: 20, top: 52, bottom: 48 };
   const plotW = width - m.left - m.right;
@@ -114,8 +117,11 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
 
   let ticks: number[];
   if (scale === "log") {
-    ticks = STEPS.filter((t) => t >= bottom && t <= top * 1.0001);
-    while (ticks.length > 8) ticks = ticks.filter((_, i) => i % 2 === 0);
+    // Round steps, each at least 18 px above the last one kept (labels never touch).
+    ticks = [];
+    for (const t of STEPS.filter((t) => t >= bottom && t <= top * 1.0001)) {
+      if (ticks.length === 0 || y(ticks[ticks.length - 1] as number) - y(t) >= 18) ticks.push(t);
+    }
   } else {
     const step = STEPS.find((s) => top / s <= 6) ?? top / 6;
     ticks = [];
@@ -136,7 +142,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
     ["#2563eb", "rect", rows.some((r) => r.nominal !== undefined) ? "wait before jitter" : ""],
     ["#b45309", "line", rows.some((r) => r.min !== r.max) ? "jitter band (exact)" : ""],
     ["#111827", "circle", points.length ? "seeded samples" : ""],
-    ["#dc2626", "dash", cap === undefined ? "" : "cap"],
+    // The cap's value is told here, not on its line, where it would cross bars or the legend.
+    ["#dc2626", "dash", cap === undefined ? "" : `cap ${formatDelay(cap)}`],
   ].filter((l) => l[2]);
   let lx = m.left;
   for (const [color, shape, text] of legend) {
@@ -144,7 +151,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
     if (shape === "rect") out.push(`<rect x="${lx}" y="${ly - 5}" width="10" height="10" fill="${color}"/>`);
     else if (shape === "circle") out.push(`<circle cx="${lx + 5}" cy="${ly}" r="3" fill="${color}"/>`);
     else out.push(`<line x1="${lx}" x2="${lx + 12}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${shape === "dash" ? ' stroke-dasharray="4 2"' : ""}/>`);
-    out.push(`<text x="${lx + 16}" y="${ly}" dominant-baseline="middle" font-size="11">${text}</text>`);
+    out.push(`<text x="${lx + 16}" y="${ly}" dominant-baseline="middle" font-size="11">${esc(text as string)}</text>`);
     lx += 28 + (text as string).length * 6;
   }
   for (const t of ticks) {
@@ -155,8 +162,9 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   for (const r of rows) {
     const cx = x(r.retry);
     const w = Math.max(2, slot * 0.6);
-    if (r.nominal !== undefined) {
-      const yTop = y(r.nominal);
+    if (r.nominal !== undefined && r.nominal > 0) {
+      // At least 2 px, so a short wait next to long ones still shows as a bar.
+      const yTop = Math.min(y(r.nominal), m.top + plotH - 2);
       out.push(`<rect x="${fmt(cx - w / 2)}" y="${fmt(yTop)}" width="${fmt(w)}" height="${fmt(m.top + plotH - yTop)}" fill="#2563eb"><title>retry ${r.retry}: ${esc(formatDelay(r.nominal))}</title></rect>`);
     }
     if (r.min !== r.max || r.nominal === undefined) {
@@ -172,9 +180,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   for (const [retry, v] of points) out.push(`<circle cx="${fmt(x(retry))}" cy="${fmt(y(v))}" r="2.5" fill="#111827" fill-opacity="0.7"/>`);
   if (cap !== undefined) {
     const cy = fmt(y(cap));
-    out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"/>`);
-    // Left end: the waits that reach the cap are the late ones, on the right.
-    out.push(`<text x="${m.left + 6}" y="${fmt(y(cap) - 6)}" fill="#b91c1c" stroke="#ffffff" stroke-width="3" paint-order="stroke">cap ${esc(formatDelay(cap))}</text>`);
+    out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"><title>cap ${esc(formatDelay(cap))}</title></line>`);
   }
   out.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}" stroke="#374151"/>`);
   out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}" stroke="#374151"/>`);

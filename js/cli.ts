@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { createBackoff, type BackoffOptions } from "./backoff.js";
 import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "./sigil.js";
-import { formatDelay, formatElapsed, formatShort } from "./format.js";
+import { columnUnit, formatDelay, formatElapsed, formatIn, formatShort } from "./format.js";
 import { scheduleSvg } from "./chart.js";
 import { writeFileSync } from "node:fs";
 import type { Backoff } from "./backoff.js";
@@ -108,7 +108,9 @@ function boundsLine(b: { min: number; max: number }): string {
 function render(rows: Row[], total: number, format: string, bounds: { min: number; max: number }): string {
   if (format === "json") return JSON.stringify({ retries: rows, totalMs: total, totalBounds: bounds }, null, 2);
   if (format === "csv") return ["retry,delay_ms,elapsed_ms", ...rows.map((r) => `${r.retry},${r.delayMs},${r.elapsedMs}`)].join("\n");
-  const table = [["retry", "delay", "elapsed"], ...rows.map((r) => [String(r.retry), formatDelay(r.delayMs), formatElapsed(r.elapsedMs)])];
+  // One style per column: every delay in one unit, every elapsed time as a clock reading.
+  const unit = columnUnit(rows.map((r) => r.delayMs));
+  const table = [["retry", "delay", "elapsed"], ...rows.map((r) => [String(r.retry), formatIn(r.delayMs, unit), formatElapsed(r.elapsedMs)])];
   const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => (row[c] as string).length)));
   const lines = table.map((row) => row.map((cell, c) => (c === 0 ? cell.padStart(widths[0] as number) : cell.padEnd(widths[c] as number))).join("   ").trimEnd());
   if (rows.length === 0) lines.push("(no retries: a single attempt)");
@@ -220,6 +222,8 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
     // A negative value after a space (`--base -1`) reads as an option: keep parseArgs' hint.
     const dash = e instanceof UsageError ? null : /use '(--[\w-]+)=-XYZ'/.exec(raw);
     if (dash) msg = msg.replace(/\.$/, "") + ` (for a value starting with "-", write ${dash[1]}=<value>, e.g. ${dash[1]}=-1)`;
+    // An unknown option or command: say where the right ones are listed.
+    if (/^Unknown option|^unknown command|^missing command/.test(msg)) msg = `${msg.replace(/\.$/, "")} (backoff-wasm schedule --help lists the options)`;
     err(`backoff-wasm: ${msg}`);
     return 2;
   }

@@ -17,11 +17,15 @@ export type DurationUnit =
 export type DurationUnitShort = "ms" | "s" | "m" | "h" | "d" | "w";
 
 /**
- * Duration text: `"<amount> <long unit>"` (exactly one space), `"<amount><short unit>"`
- * or a bare `"<amount>"` (ms). `<amount>` is `-?(0|[1-9][0-9]*)`; lower case only.
- * A misspelt unit (`"5 minuts"`) does not type-check.
+ * Duration text, typed as `@sdxc/duration` types it: `"<amount> <long unit>"`
+ * (exactly one space) or `"<amount><short unit>"`, the amount a whole number
+ * (`${bigint}`: `"5 minutes"`, `"250ms"`, `"-30s"`). So `"1.5h"`, `"5e3s"`, `"05s"`,
+ * `"+5s"`, `"5 m"`, `"5 minuts"` and `` `${count} minutes` `` built from a
+ * `number` do not compile (compute such a wait in ms instead), and neither does
+ * a bare amount (`"250"`): `parse`, which takes any text, also accepts that
+ * (as ms), as the original does.
  */
-export type DurationString = `${number}` | `${number}${DurationUnitShort}` | `${number} ${DurationUnit}`;
+export type DurationString = `${bigint} ${DurationUnit}` | `${bigint}${DurationUnitShort}`;
 
 /** Milliseconds as a number, or duration text. */
 export type DurationInput = number | DurationString;

@@ -129,19 +129,21 @@ function describe(v: unknown): string {
   }
 }
 
-function error(kind: number, option: string, expected: string, received: unknown): Error {
+function error(kind: number, option: string, expected: string, received: unknown, cause?: unknown): Error {
   const message = `${option} must be ${expected}; received ${describe(received)}`;
-  return kind === RANGE ? new RangeError(message) : kind === TYPE ? new TypeError(message) : new SigilError(message);
+  const o = cause === undefined ? undefined : { cause };
+  return kind === RANGE ? new RangeError(message, o) : kind === TYPE ? new TypeError(message, o) : new SigilError(message);
 }
 
 /**
  * The error this package throws for a bad argument checked in JavaScript,
  * with the same message format as the checks made in Rust:
- * `<option> must be <expected>; received <value>`.
+ * `<option> must be <expected>; received <value>`. `cause`: the error the
+ * engine threw while reading the value (a revoked Proxy, a throwing getter).
  * @internal
  */
-export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expected: string, received: unknown): Error {
-  return error(kind, option, expected, received);
+export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expected: string, received: unknown, cause?: unknown): Error {
+  return error(kind, option, expected, received, cause);
 }
 
 /**
@@ -151,13 +153,18 @@ export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expect
  * @internal
  */
 export function fail(values: readonly unknown[]): never {
+  throw failure(values);
+}
+
+/** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
+export function failure(values: readonly unknown[]): Error {
   const s = slots();
   const at = (i: number) => s[i] as number;
   const index = at(ERR_INDEX);
   const option = ascii(at(ERR_OPTION), at(ERR_OPTION + 1)) + (index >= 0 ? `[${index}]` : "");
   const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
   const expected = ascii(at(ERR_EXPECTED), at(ERR_EXPECTED + 1)).replace(/\{\}/g, () => String(numbers.shift()));
-  throw error(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
+  return error(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
 /** Sigil's option names (`SIGIL_NAMES`, src/bindings/sigil.rs). @internal */

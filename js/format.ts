@@ -50,3 +50,33 @@ export function formatShort(ms: number): string {
   if (ms < 86_400_000) return `${sig(ms / 3_600_000)} h`;
   return `${sig(ms / 86_400_000)} d`;
 }
+
+/** Units of {@link columnUnit}, largest first: name and size in ms. */
+const UNITS = [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000], ["s", 1000], ["ms", 1]] as const;
+
+/**
+ * The one unit a table column of waits is written in: the largest unit (`d`, `h`,
+ * `min`, `s`, `ms`) that the shortest non-zero finite wait reaches, so no value of
+ * the column is below 1 of it except 0 (`250 ms … 30000 ms`, `1 s … 3600 s`).
+ * @param ms the column's waits, milliseconds.
+ * @returns `[unit name, unit size in ms]`.
+ */
+export function columnUnit(ms: readonly number[]): readonly [string, number] {
+  const shortest = Math.min(...ms.filter((x) => x > 0 && Number.isFinite(x)));
+  return UNITS.find(([, size]) => shortest >= size) ?? UNITS[UNITS.length - 1]!;
+}
+
+/**
+ * A wait in the given unit, rounded to the millisecond (in ms itself, to the
+ * microsecond: at most 3 decimals): `formatIn(1081, ["s", 1000])` is `1.081 s`,
+ * `formatIn(1621.5, ["s", 1000])` is `1.622 s`, `formatIn(1621.5, ["ms", 1])` is `1621.5 ms`.
+ * Non-finite values print as JavaScript prints them.
+ * @param ms milliseconds. @param unit from {@link columnUnit}.
+ */
+export function formatIn(ms: number, [name, size]: readonly [string, number]): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  const digits = size === 1 ? 3 : Math.round(Math.log10(size));
+  // Rounded in ms first: 1621.5 / 1000 is 1.62149999… in binary, which toFixed(3) rounds down.
+  const value = size === 1 ? ms : Math.round(ms) / size;
+  return `${Number(value.toFixed(digits))} ${name}`;
+}

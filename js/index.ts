@@ -13,7 +13,8 @@ export {
   type BackoffSharedOptions, type BackoffJSON, type BackoffCurveJSON, type BackoffStepsJSON, type Jitter,
 } from "./backoff.js";
 export {
-  createRandom, restoreRandom, systemRandom, systemSeed, type Random, type SeededRandom, type RandomState, type Seed,
+  createRandom, restoreRandom, systemRandom, systemSeed, RANDOM_STATE_SCHEMA, type Random, type SeededRandom, type RandomState,
+  type Seed, type RandomStateSchema, type RandomStateResult, type RandomStateIssue,
 } from "./random.js";
 export {
   parse as parseDuration, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString,

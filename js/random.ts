@@ -6,5 +6,6 @@
  * @module
  */
 export {
-  createRandom, restoreRandom, systemRandom, systemSeed, type Random, type SeededRandom, type RandomState, type Seed,
+  createRandom, restoreRandom, systemRandom, systemSeed, RANDOM_STATE_SCHEMA, type Random, type SeededRandom, type RandomState,
+  type Seed, type RandomStateSchema, type RandomStateResult, type RandomStateIssue,
 } from "./streams.js";

@@ -247,22 +247,32 @@ function prop(x: unknown, key: string): unknown {
  * matched case-insensitively; an array value is joined as a field list).
  */
 function headerValue(headers: unknown): string | undefined {
-  if (!isObject(headers)) return undefined;
   try {
-    let v: unknown;
-    if (typeof headers.get === "function") {
-      v = (headers.get as (name: string) => unknown).call(headers, "retry-after");
-    } else {
-      for (const key of Object.keys(headers)) {
-        if (key.toLowerCase() === "retry-after") v = headers[key];
-      }
-    }
-    if (typeof v === "number") return String(v);
-    if (Array.isArray(v)) return v.join(", ");
-    return typeof v === "string" ? v : undefined;
+    return readHeaderValue(headers);
   } catch {
     return undefined;
   }
+}
+
+/** {@link headerValue}, throwing what reading the headers throws (a revoked Proxy, a throwing getter). */
+function readHeaderValue(headers: unknown): string | undefined {
+  if (!isObject(headers)) return undefined;
+  let v: unknown;
+  if (typeof headers.get === "function") {
+    v = (headers.get as (name: string) => unknown).call(headers, "retry-after");
+  } else {
+    for (const key of Object.keys(headers)) {
+      if (key.toLowerCase() === "retry-after") v = headers[key];
+    }
+  }
+  if (typeof v === "number") return String(v);
+  if (Array.isArray(v)) {
+    // A field list: at most two values can join into one Retry-After (an HTTP-date has one
+    // comma), so a longer one is `undefined` without reading further (a Proxy may claim 2e9).
+    const n: unknown = v.length;
+    return n === 1 || n === 2 ? [v[0], v[1]].slice(0, n).join(", ") : undefined;
+  }
+  return typeof v === "string" ? v : undefined;
 }
 
 /** The response-like value an error carries: the value itself (status + headers), or its `response`. */
@@ -493,8 +503,9 @@ export async function fetchWithRetry(
  *   (e.g. Node's `IncomingHttpHeaders`), or anything with `headers` (a
  *   `Response`, Node's `IncomingMessage`, an axios response).
  * @param now the current time, ms since the epoch; default `Date.now()`.
- * @throws TypeError when `input` is none of these or `now` is not a number;
- *   RangeError when `now` is not finite.
+ * @throws TypeError when `input` is none of these, or reading it throws (a
+ *   revoked Proxy, a throwing getter or `get`; the engine's error is the
+ *   `cause`), or `now` is not a number; RangeError when `now` is not finite.
  * @example
  * retryAfterMs("120")                                  // 120000
  * retryAfterMs("Sun, 06 Nov 1994 08:49:37 GMT", 784111775000) // 2000
@@ -506,8 +517,13 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
   let value: string | undefined;
   if (input === undefined || input === null) return undefined;
   if (typeof input === "string") value = input;
-  else if (isObject(input)) value = headerValue("headers" in input ? prop(input, "headers") : input);
-  else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
+  else if (isObject(input)) {
+    try {
+      value = readHeaderValue("headers" in input ? input.headers : input);
+    } catch (e) {
+      throw invalid(TYPE, "input", "headers, a Response or an object with headers that can be read", input, e);
+    }
+  } else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
   return value === undefined ? undefined : retryAfterValueMs(value, now);
 }
 

@@ -8,15 +8,18 @@
  */
 import * as wasm from "./wasm.js";
 import { ARRAY, num, tag, text } from "./abi.js";
-import { fail, invalid, RANGE, TYPE } from "./errors.js";
+import { fail, failure, invalid, TYPE } from "./errors.js";
 
-/** A seed: a string, or a number standing for `String(number)` (`42` and `"42"` are one stream). */
+/**
+ * A seed: a string, or a number standing for `String(number)` (`42` and `"42"`
+ * are one stream). A stream keeps its seed as given (`createRandom(7).seed === 7`).
+ */
 export type Seed = string | number;
 
 /** The resumable state of a seeded stream: plain JSON. */
 export interface RandomState {
-  /** `String(seed)` of the stream's seed. */
-  seed: string;
+  /** The stream's seed, as given to `createRandom` (a string or a number). */
+  seed: Seed;
   /** The four sfc32 state words, each an unsigned 32-bit integer. */
   words: [number, number, number, number];
 }
@@ -37,19 +40,27 @@ export interface Random {
   float(min?: number, max?: number): number;
   /** `next() < chance` (default 0.5). @throws TypeError when `chance` is not a number. */
   bool(chance?: number): boolean;
-  /** One item, uniformly: `items[int(0, length - 1)]`. @throws RangeError on an empty list. */
+  /**
+   * One item, uniformly: `items[int(0, length - 1)]` (a hole reads `undefined`, as in the original).
+   * @throws TypeError when `items` is not an array (`Array.isArray`; an array-like
+   *   such as `{ length: 3 }` is not one) or cannot be read (a revoked Proxy, a
+   *   throwing getter; the engine's error is the `cause`); RangeError on an empty
+   *   list or a `length` that is not an integer from 1 to 2^32 − 1 (a Proxy's).
+   */
   pick<T>(items: readonly T[]): T;
   /**
    * A shuffled copy (Fisher–Yates from the last index down to 1, swapping
-   * with `int(0, i)`); the input is untouched.
+   * with `int(0, i)`); the input is untouched, a hole is copied as `undefined`.
+   * @throws TypeError as `pick`; RangeError for a `length` above 2^24
+   *   (16 777 216 items, the most one call copies).
    */
   shuffle<T>(items: readonly T[]): T[];
 }
 
 /** A deterministic stream: same seed, same draws, in every runtime. */
 export interface SeededRandom extends Random {
-  /** `String(seed)`. */
-  readonly seed: string;
+  /** The seed as given to `createRandom` (`createRandom(7).seed === 7`); the hash reads `String(seed)`. */
+  readonly seed: Seed;
   /** An independent stream seeded with `` `${seed} ${label}` `` (whatever was drawn so far). @throws TypeError when `label` is neither a string nor a number. */
   derive(label: string | number): SeededRandom;
   /** The state to resume from with `restoreRandom` (plain JSON). */
@@ -79,14 +90,17 @@ abstract class RandomBase implements Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    const list = arrayLike(items, "items");
-    if (list.length === 0) throw invalid(RANGE, "items", "a non-empty array", items);
-    return list[this.int(0, list.length - 1)] as T;
+    const i = this.int(0, itemCount(items, 0) - 1);
+    return read(items, () => items[i] as T);
   }
 
   shuffle<T>(items: readonly T[]): T[] {
-    const out = Array.from(arrayLike(items, "items"));
-    for (let i = out.length - 1; i > 0; i--) {
+    const n = itemCount(items, 1);
+    const out: T[] = [];
+    read(items, () => {
+      for (let i = 0; i < n; i++) out.push(items[i] as T);
+    });
+    for (let i = n - 1; i > 0; i--) {
       const j = this.int(0, i);
       const t = out[i] as T;
       out[i] = out[j] as T;
@@ -96,11 +110,24 @@ abstract class RandomBase implements Random {
   }
 }
 
-function arrayLike<T>(items: readonly T[], option: string): readonly T[] {
-  if (items === null || typeof items !== "object" || typeof (items as { length?: unknown }).length !== "number") {
-    throw invalid(TYPE, option, "an array", items);
+/**
+ * `get()` of a caller's `items`, or the package's TypeError when reading
+ * throws (a revoked Proxy, a throwing getter; the engine's error is the cause).
+ */
+function read<T>(items: unknown, get: () => T): T {
+  try {
+    return get();
+  } catch (e) {
+    throw invalid(TYPE, "items", "an array whose length and items can be read", items, e);
   }
-  return items;
+}
+
+/** The checked `length` of `pick`'s (`shuffle` 0) or `shuffle`'s (1) `items` (src/bindings/random.rs, `checkItems`). */
+function itemCount(items: unknown, shuffle: number): number {
+  const t = tag(items);
+  const length = t === ARRAY ? read(items, () => (items as unknown[]).length) : undefined;
+  if (wasm.checkItems(shuffle, t, num(length)) !== 0) fail([items, length]);
+  return length as number;
 }
 
 /**
@@ -118,11 +145,11 @@ export const STREAM: unique symbol = Symbol("backoff-wasm.stream");
 let loaded: Seeded | undefined;
 
 class Seeded extends RandomBase implements SeededRandom {
-  readonly seed: string;
+  readonly seed: Seed;
   readonly #words: Uint32Array;
 
   /** @param words the state, or `undefined` when this stream was just loaded by `streamSeed`. */
-  constructor(seed: string, words: Uint32Array | undefined) {
+  constructor(seed: Seed, words: Uint32Array | undefined) {
     super();
     this.seed = seed;
     this.#words = words ?? new Uint32Array(4);
@@ -171,41 +198,123 @@ export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
 
 /**
  * A seeded stream. `seed` is a string or a number (`String(seed)` is hashed,
- * so `42` and `"42"` give one stream; `1e21` is `"1e+21"`).
+ * so `42` and `"42"` give one stream; `1e21` is `"1e+21"`); the stream keeps
+ * `seed` as given (`createRandom(7).seed === 7`, and `state().seed` too).
  *
  * `createRandom(42)`: raw words `floor(next() * 2^32)` are 3833195492,
  * 3563769608, … (API.md section 3).
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {
-  if (wasm.checkSeed(tag(seed)) !== 0) fail([seed]);
-  const s = String(seed);
-  const len = text(s);
+  if (wasm.checkSeed(0, tag(seed), num(seed)) !== 0) fail([seed]);
+  const len = text(String(seed));
   Seeded.save();
   wasm.streamSeed(len);
-  return new Seeded(s, undefined);
+  return new Seeded(seed, undefined);
 }
 
 /**
- * Resumes a stream from `state()` exactly where it was.
- * @throws TypeError when `state` is not an object, `seed` is not a string or
- *   `words` is not an array; RangeError when `words` does not hold exactly
- *   four unsigned 32-bit integers.
+ * Reads and checks a stored state (src/bindings/random.rs: `checkSeed`,
+ * `checkWords`, `checkWord`) for `restoreRandom` (`schema` false) and
+ * `RANDOM_STATE_SCHEMA` (true: a plain object and a finite number seed, as
+ * upstream's schema). Returns every problem as `[error, path]`, in order
+ * (seed, words, each word), and a fresh `{ seed, words }` when there is none.
+ */
+function readState(value: unknown, schema: boolean): [problems: [Error, (string | number)[]][], state: RandomState] {
+  const problems: [Error, (string | number)[]][] = [];
+  const EXPECTED = "an object { seed, words }";
+  let seed: unknown;
+  let words: unknown;
+  let length: unknown;
+  const w: unknown[] = [];
+  if (value === null || typeof value !== "object" || (schema && tag(value) === ARRAY)) {
+    problems.push([invalid(TYPE, "state", EXPECTED, value), []]);
+  } else {
+    // Every read first: a revoked Proxy or a throwing getter fails here, with the package's error.
+    try {
+      ({ seed, words } = value as Record<string, unknown>);
+      if (tag(words) === ARRAY) {
+        length = (words as unknown[]).length;
+        for (let i = 0; i < 4; i++) w.push((words as unknown[])[i]);
+      }
+    } catch (e) {
+      problems.push([invalid(TYPE, "state", `${EXPECTED} that can be read`, value, e), []]);
+    }
+  }
+  if (problems.length === 0) {
+    if (wasm.checkSeed(schema ? 2 : 1, tag(seed), num(seed)) !== 0) problems.push([failure([seed]), ["seed"]]);
+    if (wasm.checkWords(tag(words), num(length)) !== 0) problems.push([failure([words, length]), ["words"]]);
+    else w.forEach((x, i) => wasm.checkWord(i, tag(x), num(x)) !== 0 && problems.push([failure([x]), ["words", i]]));
+  }
+  return [problems, { seed: seed as Seed, words: w as RandomState["words"] }];
+}
+
+/**
+ * Resumes a stream from `state()` exactly where it was; accepts every snapshot
+ * `state()` writes, before or after a JSON round trip (`seed` a string or a
+ * number, as upstream's).
+ * @throws TypeError when `state` is not an object (or cannot be read: a revoked
+ *   Proxy, a throwing getter), `seed` is neither a string nor a number or
+ *   `words` is not an array; RangeError when `words` does not hold exactly four
+ *   unsigned 32-bit integers. The message names the field and the value.
  */
 export function restoreRandom(state: RandomState): SeededRandom {
-  if (state === null || typeof state !== "object") throw invalid(TYPE, "state", "an object { seed, words }", state);
-  const { seed, words } = state;
-  if (typeof seed !== "string") throw invalid(TYPE, "state.seed", "a string", seed);
-  const isArray = tag(words) === ARRAY;
-  if (wasm.checkWords(tag(words), isArray ? num((words as unknown[]).length) : Number.NaN) !== 0) fail([words]);
-  const w = new Uint32Array(4);
-  for (let i = 0; i < 4; i++) {
-    const x = (words as unknown[])[i];
-    if (wasm.checkWord(i, tag(x), num(x)) !== 0) fail([x]);
-    w[i] = x as number;
-  }
-  return new Seeded(seed, w);
+  const [problems, s] = readState(state, false);
+  if (problems[0]) throw problems[0][0];
+  return new Seeded(s.seed, Uint32Array.from(s.words));
 }
+
+/** One problem `RANDOM_STATE_SCHEMA` reports: its message and where it is (`["words", 3]`). */
+export interface RandomStateIssue {
+  /** What is wrong, e.g. `state.words[3] must be an unsigned 32-bit integer; received -1`. */
+  readonly message: string;
+  /** Where: `[]` (the value itself), `["seed"]`, `["words"]` or `["words", i]`. */
+  readonly path: ReadonlyArray<string | number>;
+}
+
+/** What `RANDOM_STATE_SCHEMA`'s `validate` returns: `{ value }` or `{ issues }` (Standard Schema v1). */
+export type RandomStateResult =
+  | { readonly value: RandomState; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<RandomStateIssue> };
+
+/**
+ * A [Standard Schema](https://standardschema.dev) v1 validator (the
+ * `StandardSchemaV1<unknown, RandomState>` shape, written out here so the
+ * package has no dependency, not even a type-only one).
+ */
+export interface RandomStateSchema {
+  /** The Standard Schema v1 properties. */
+  readonly "~standard": {
+    /** Standard Schema version: 1. */
+    readonly version: 1;
+    /** `"backoff-wasm"`. */
+    readonly vendor: "backoff-wasm";
+    /** Validates synchronously: `{ value }` (a fresh `{ seed, words }`) or `{ issues: [{ message, path }] }`. */
+    readonly validate: (value: unknown) => RandomStateResult;
+    /** Types only (absent at run time): input `unknown`, output `RandomState`. */
+    readonly types?: { readonly input: unknown; readonly output: RandomState } | undefined;
+  };
+}
+
+/**
+ * Validates a stored snapshot before `restoreRandom` (as `@sdxc/random`'s
+ * schema): a plain object `{ seed: string | finite number, words: [4 × integer
+ * in [0, 2^32)] }`. Any Standard Schema v1 consumer takes it, e.g.
+ * `parseSafe(RANDOM_STATE_SCHEMA, JSON.parse(stored))` of `@remix-run/data-schema`.
+ * Every problem is reported (missing or wrong-type seed, not four words,
+ * a negative, fractional or ≥ 2^32 word), with a path (`["words", 3]`) and the
+ * message `restoreRandom` would throw; never throws itself.
+ */
+export const RANDOM_STATE_SCHEMA: RandomStateSchema = {
+  "~standard": {
+    version: 1,
+    vendor: "backoff-wasm",
+    validate(value: unknown): RandomStateResult {
+      const [problems, state] = readState(value, true);
+      return problems[0] ? { issues: problems.map(([e, path]) => ({ message: e.message, path })) } : { value: state };
+    },
+  },
+};
 
 class System extends RandomBase {
   #buf = new Uint32Array(64);

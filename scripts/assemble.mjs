@@ -1,21 +1,25 @@
 // Assembles pkg/ (what `npm pack ./pkg` publishes) from pkg-template/, the
 // wasm-bindgen output in build/bindgen and the compiled wrappers in build/js.
 //
-// One .wasm file serves every runtime. Each runtime tree holds ONE bundled
-// module, backoff-wasm.js (every wrapper, the wasm-bindgen glue and that
-// runtime's loader, minified by esbuild, with a source map), and one small file
-// per entry point that re-exports its names from it:
-//   dist/esm      Node/Bun `import`        (reads the .wasm with fs, synchronously)
-//   dist/cjs      Node `require`           (same, CommonJS)
-//   dist/browser  browsers, bundlers, Deno (wasm inlined as a string in wasm-inline.js
-//                 and compiled synchronously; Deno gets it through the "deno"
-//                 condition, so importing needs no --allow-read)
-//   dist/workerd  Cloudflare Workers       (imports the .wasm as a precompiled module)
-//   dist/types    .d.ts for every entry point (tsc output, with docs); a copy
-//                 in dist/cjs types `require` (read there as CommonJS)
-// One module per tree rather than one file per wrapper: every entry point then
-// shares one copy of the code and one gzip stream (measured by scripts/size.mjs:
-// see bench/README.md, "Size"). The command (dist/esm/cli.js) is a bundle of its own.
+// Three JS trees that differ only in how the wasm arrives (js/loaders/):
+//   dist/esm      every ESM runtime but workerd: Node and Bun `import`, browsers,
+//                 bundlers, Deno. The wasm bytes are inlined (wasm-inline.js) and
+//                 compiled synchronously: no file path, so bundling for Node works too.
+//   dist/cjs      `require`: one CommonJS module (index.js, wasm inlined at its end)
+//                 and one small file per other entry point re-exporting from it.
+//   dist/workerd  Cloudflare Workers: imports dist/backoff_wasm_bg.wasm as a
+//                 precompiled module (workerd refuses to compile bytes).
+//   dist/types    the declarations (tsc, with docs), one copy for every tree.
+// The ESM trees are built by esbuild with code splitting: each entry point is a
+// small file importing shared chunks, so importing `backoff-wasm/sigil` loads
+// neither the chart, nor the CLI helpers, nor the retry runtime, while every
+// class exists once per tree (instanceof holds across entry points). The
+// command (dist/esm/cli.js) is one more entry point of the ESM tree.
+// Whitespace and syntax are minified, identifiers are not, so every function and
+// class keeps its name without esbuild's `keepNames` wrappers (which cost ~1.2 KB
+// gzip in every application bundle and block tree shaking). No source maps: with
+// the names kept, a stack trace reads as the source does, and maps that embed
+// js/*.ts were 70 % of the tarball.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -44,13 +48,10 @@ const entries = Object.values(manifest.exports)
   .filter((t) => typeof t === "object" && t.workerd)
   .map((t) => t.workerd.replace("./dist/workerd/", "").replace(/\.js$/, ""));
 
-// Whitespace and syntax are minified, identifiers are not: every function and class
-// keeps its own name in stack traces and consoles without esbuild's `keepNames`
-// wrappers, which would stop application bundlers from dropping the parts of the
-// package an app does not import (measured: see bench/README.md, "Size").
 const minified = {
-  bundle: true, minify: true, keepNames: true, legalComments: "none",
-  sourcemap: "linked", sourcesContent: true, logLevel: "warning",
+  bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: "none",
+  sourcemap: false, logLevel: "warning",
+  define: { __BACKOFF_WASM_VERSION__: JSON.stringify(manifest.version) },
 };
 const banner = `/* backoff-wasm ${manifest.version}, MIT */`;
 
@@ -64,10 +65,62 @@ function staged(name, loader) {
 }
 
 /**
+ * The wasm bytes as the text of a JS string literal, one character per byte:
+ * bytes below 0x80 as themselves (only `"`, `\\`, LF and CR escaped), the rest
+ * (~10 %) as `\\xNN`, so the file is pure ASCII and reads the same under any
+ * charset a page or server declares. Each byte keeps one fixed spelling, so gzip
+ * still finds the wasm's repeats: measured on the 14 994 B wasm, 8 033 B gzip
+ * against 7 631 for the .wasm itself, 8 306 as hex, 9 935 as base64. The text is
+ * written after esbuild ran (esbuild would re-escape it).
+ */
+function wasmLiteral(bytes) {
+  const escapes = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
+  let text = "";
+  for (const b of bytes) text += escapes[b] ?? (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16)}`);
+  return text;
+}
+
+/**
+ * Class names as written. Bundling turns `class SigilError { … SigilError … }` (a
+ * class that names itself inside) into `var SigilError=class _SigilError{…}`, whose
+ * `name` is "_SigilError" (Node then prints errors as `_SigilError [SigilError]`).
+ * The inner binding gets the outer name back: inside the class it shadows a variable
+ * holding the same class, so nothing else changes. (esbuild's `keepNames` would do it
+ * with a `__name()` call per function and class: ~1.2 KB gzip more in every app
+ * bundle, measured with `npm run size`.)
+ */
+function classNames(dir) {
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+    let code = readFileSync(join(dir, f), "utf8");
+    for (const [, name] of code.matchAll(/(?:\bvar |,)([A-Za-z$][\w$]*)=class _\1\b/g)) {
+      code = code.replace(new RegExp(`(?<![\\w$.])_${name.replace(/\$/g, "\\$")}(?![\\w$])`, "g"), name);
+    }
+    writeFileSync(join(dir, f), code);
+  }
+}
+
+/**
+ * An ESM tree: every entry point (plus `extra` ones) built together with code
+ * splitting; chunks sit beside the entries, so the loader's external imports
+ * (./wasm-inline.js, ../backoff_wasm_bg.wasm) resolve from any of them.
+ */
+function esmTree(name, loader, { external = [], extra = [] } = {}) {
+  const dir = staged(name, loader);
+  const out = join(pkg, "dist", name);
+  buildSync({
+    ...minified, entryPoints: [...entries, ...extra].map((e) => ({ in: join(dir, `${e}.js`), out: e })),
+    outdir: out, format: "esm", splitting: true, chunkNames: "chunk-[hash]",
+    platform: "neutral", target: "es2022", external: ["node:*", ...external], banner: { js: banner },
+  });
+  classNames(out);
+  return out;
+}
+
+/**
  * Every other entry point's names as names of the main entry (`.`, index.js), which
  * exports them all: `[name, nameInIndex]` pairs (`/duration`'s `parse` is the
- * index's `parseDuration`), found by importing the staged ESM modules and matching
- * the values themselves.
+ * index's `parseDuration`), found by importing the built ESM entry points and
+ * matching the values themselves.
  */
 async function namesInIndex(dir) {
   const mods = {};
@@ -82,102 +135,55 @@ async function namesInIndex(dir) {
 }
 
 /**
- * Turns the bundle at `file` (ESM whose only module syntax is its closing
- * `export{a as B,…};`, since the CommonJS loader reaches Node through
- * `module.require`) into CommonJS: `module.exports={B:a,…};`. The statement ends
- * the code, so the source map stays exact. Smaller than esbuild's CommonJS
- * output, whose live-binding getters cost ~0.5 KB gzip.
+ * The CommonJS tree: index.js is the main entry bundled with the CommonJS loader
+ * as ESM whose only module syntax is its closing `export{a as B,…};`, turned into
+ * `module.exports={B:a,…};` (smaller than esbuild's CommonJS output, whose
+ * live-binding getters cost ~0.5 KB gzip); the wasm text follows as the hoisted
+ * function the loader calls. Each other entry point re-exports its names.
  */
-function commonjs(file) {
+function cjsTree(names) {
+  const dir = staged("cjs", "cjs.js");
+  const out = join(pkg, "dist", "cjs");
+  const file = join(out, "index.js");
+  buildSync({
+    ...minified, entryPoints: [join(dir, "index.js")], outfile: file, format: "esm",
+    platform: "neutral", target: "node20", external: ["node:*"], banner: { js: banner },
+  });
+  classNames(out);
   const code = readFileSync(file, "utf8");
-  const m = /export\{([\w$ ,]+)\};\n(\/\/# sourceMappingURL=[^\n]+\n)$/.exec(code);
+  const m = /export\s*\{([\w$\s,]+)\};\n((?:\/\/# sourceMappingURL=[^\n]+\n)?)$/.exec(code);
   const body = m ? code.slice(0, m.index) : "";
   if (!m || /(^|[;}])(import|export)\b/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
     throw new Error(`assemble: ${file} is not an ESM bundle with one closing export`);
   }
-  const pairs = m[1].split(",").map((p) => p.split(" as ")).map(([local, name]) => `${name ?? local}:${local}`);
-  writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};\n${m[2]}`);
-}
-
-/**
- * The tree's one module, index.js (the main entry bundled with the tree's loader),
- * and each other entry point as a file re-exporting its names from it.
- */
-function tree(name, loader, names, { format = "esm", external = [] } = {}) {
-  const dir = staged(name, loader);
-  const out = join(pkg, "dist", name);
-  buildSync({
-    ...minified, entryPoints: [join(dir, "index.js")], outfile: join(out, "index.js"), format: "esm",
-    platform: "neutral", target: format === "cjs" ? "node20" : "es2022",
-    external: ["node:*", ...external], banner: { js: banner }, logOverride: { "commonjs-variable-in-esm": "silent" },
-  });
-  if (format === "cjs") commonjs(join(out, "index.js"));
+  const pairs = m[1].split(",").map((p) => p.trim()).filter(Boolean).map((p) => p.split(" as "))
+    .map(([local, name]) => `${name ?? local}:${local}`);
+  writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};\n` +
+    `function __backoffWasmText(){return "${wasmLiteral(wasmBytes)}"}\n${m[2]}`);
   for (const e of entries.filter((e) => e !== "index")) {
-    const pairs = names[e];
-    const text = format === "cjs"
-      ? `"use strict";\nconst m = require("./index.js");\n${pairs.map(([n, k]) => `exports.${n} = m.${k};`).join("\n")}\n`
-      : `export { ${pairs.map(([n, k]) => (n === k ? n : `${k} as ${n}`)).join(", ")} } from "./index.js";\n`;
+    const text = `"use strict";\nconst m = require("./index.js");\n${names[e].map(([n, k]) => `exports.${n} = m.${k};`).join("\n")}\n`;
     writeFileSync(join(out, `${e}.js`), text);
   }
-  return out;
+  writeFileSync(join(out, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 }
 
-/**
- * The wasm bytes as the text of a JS string literal, one character per byte:
- * bytes below 0x80 as themselves (only `"`, `\\`, LF and CR escaped), the rest
- * (~10 %) as `\\xNN`, so the file is pure ASCII and reads the same under any
- * charset a page or server declares. Each byte keeps one fixed spelling, so gzip
- * still finds the wasm's repeats: measured on the 14 994 B wasm, 8 033 B gzip
- * against 7 631 for the .wasm itself, 8 306 as hex, 9 935 as base64 (raw bytes
- * 0x80–0xFF as UTF-8 were 7 958, but a bundle of them served without a charset
- * to a classic script decodes as windows-1252 and breaks). The file is left out
- * of the bundle (esbuild would re-escape it).
- */
-function wasmLiteral(bytes) {
-  const escapes = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
-  let text = "";
-  for (const b of bytes) text += escapes[b] ?? (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16)}`);
-  return text;
-}
+const esm = esmTree("esm", "inline.js", { external: ["./wasm-inline.js"], extra: ["cli"] });
+writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmLiteral(wasmBytes)}";\n`, "utf8");
+esmTree("workerd", "workerd.js", { external: ["*.wasm"] });
+cjsTree(await namesInIndex(esm));
 
-cpSync(join(bindgen, "backoff_wasm_bg.wasm"), join(stage, "backoff_wasm_bg.wasm")); // for the staged Node loader
-const names = await namesInIndex(staged("esm", "node.js"));
-tree("esm", "node.js", names);
-tree("browser", "browser.js", names, { external: ["./wasm-inline.js"] });
-writeFileSync(join(pkg, "dist", "browser", "wasm-inline.js"), `export const wasmText = "${wasmLiteral(wasmBytes)}";\n`, "utf8");
-tree("workerd", "workerd.js", names, { external: ["*.wasm"] });
-const cjs = tree("cjs", "cjs.js", names, { format: "cjs" });
-writeFileSync(join(cjs, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
-
-// Source map paths: the staged copies stand for js/*.ts (their text is in sourcesContent).
-for (const file of ["esm/index.js.map", "browser/index.js.map", "workerd/index.js.map", "cjs/index.js.map"]) {
-  const path = join(pkg, "dist", file);
-  const map = JSON.parse(readFileSync(path, "utf8"));
-  map.sources = map.sources.map((s) => s.replace(/^(\.\.\/)+build\/(js|stage\/\w+)\//, "../../js/"));
-  writeFileSync(path, JSON.stringify(map));
-}
-
-// The command: Node only (node:util, node:fs), a bundle of its own next to the ESM tree.
-buildSync({
-  ...minified, entryPoints: [join(stage, "esm", "cli.js")], outfile: join(pkg, "dist", "esm", "cli.js"), format: "esm",
-  define: { __BACKOFF_WASM_VERSION__: JSON.stringify(manifest.version) },
-  platform: "node", target: "node20", external: ["node:*"], banner: { js: banner },
-});
-
-// Types: tsc's declarations plus the glue's (internal, referenced by them).
+// Types: tsc's declarations plus the glue's (internal, referenced by them), one
+// copy for ESM and CommonJS consumers. dist/types/package.json says "commonjs":
+// TypeScript then reads them as CommonJS declarations, which a `require`
+// (`.cts`, node16/nodenext) may load and an ESM `import` may too (named
+// imports from CommonJS); as ESM declarations a `.cts` consumer would fail
+// with TS1479 ("the referenced file is an ECMAScript module").
 for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
   cpSync(join(compiled, f), join(pkg, "dist", "types", f));
 }
 cpSync(join(bindgen, "backoff_wasm.d.ts"), join(pkg, "dist", "types", "backoff_wasm.d.ts"));
 cpSync(at("js", "wasm.d.ts"), join(pkg, "dist", "types", "wasm.d.ts"));
-// The same declarations beside the CommonJS files, for `require` (the exports
-// map's nested "types" → "require" condition). dist/cjs/package.json says
-// "type": "commonjs", so TypeScript reads them as CommonJS modules; the ESM
-// copies in dist/types would make a `.cts` consumer under node16 fail with
-// TS1479 ("the referenced file is an ECMAScript module").
-for (const f of readdirSync(join(pkg, "dist", "types"))) {
-  cpSync(join(pkg, "dist", "types", f), join(cjs, f));
-}
+writeFileSync(join(pkg, "dist", "types", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 
 // The command.
 mkdirSync(join(pkg, "bin"), { recursive: true });

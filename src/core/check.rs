@@ -24,6 +24,20 @@ pub fn attempt_number(x: f64) -> Result<f64, Expected> {
 /// crash; iterate the policy instead.
 pub const MAX_SCHEDULE_ATTEMPTS: f64 = 1_000_001.0;
 
+/// The most items `Random.shuffle` copies in one call: 2^24 (16 777 216). A longer
+/// `length` (a Proxy can claim 2e9) is a RangeError at once, where copying item by
+/// item would run for minutes and then exhaust memory (V8 aborts the process).
+pub const MAX_SHUFFLE_ITEMS: f64 = 16_777_216.0;
+
+/// The longest array ECMAScript allows, 2^32 - 1: the bound of `Random.pick`'s
+/// `length`, which reads one item whatever the length.
+pub const MAX_ARRAY_LENGTH: f64 = 4_294_967_295.0;
+
+/// Whether `n` is an item count in `[min, max]`.
+pub fn item_count(n: f64, min: f64, max: f64) -> bool {
+    n.trunc() == n && n >= min && n <= max // NaN and ±Infinity fail one of these
+}
+
 /// `maxAttempts` for a materialised schedule: an integer in `[1, 1_000_001]`.
 pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
     if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS {
@@ -95,5 +109,10 @@ mod tests {
         assert!(free(0.0).is_ok() && free(MAX_SAFE_INTEGER + 1.0).is_err() && free(1.5).is_err());
         assert!(delay_ms(0.0).is_ok() && delay_ms(f64::INFINITY).is_err() && delay_ms(-1.0).is_err());
         assert!(ceiling(f64::INFINITY, 5.0).is_ok() && ceiling(4.0, 5.0).is_err() && ceiling(f64::NAN, 5.0).is_err());
+        assert!(item_count(0.0, 0.0, MAX_SHUFFLE_ITEMS) && item_count(MAX_SHUFFLE_ITEMS, 0.0, MAX_SHUFFLE_ITEMS));
+        assert!(item_count(MAX_ARRAY_LENGTH, 1.0, MAX_ARRAY_LENGTH) && !item_count(0.0, 1.0, MAX_ARRAY_LENGTH));
+        for bad in [MAX_SHUFFLE_ITEMS + 1.0, 2e9, -1.0, 1.5, f64::NAN, f64::INFINITY] {
+            assert!(!item_count(bad, 0.0, MAX_SHUFFLE_ITEMS), "{bad}");
+        }
     }
 }

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { inChromium, project, serveStatic } from "./scratch.mjs";
 import { expected, PAGE_MAIN, probeModule, probePage, seededFrom } from "./probe.mjs";
 
-const DIST = "/node_modules/backoff-wasm/dist/browser";
+const DIST = "/node_modules/backoff-wasm/dist/esm";
 const SUBPATHS = ["sigil", "backoff", "random", "duration", "policy"];
 const importMap = {
   imports: {
@@ -39,9 +39,9 @@ test("browser <script type=module>: by path and through an import map, values co
       assert.deepEqual(errors, [], url);
       assert.deepEqual(result, want, url);
     }
-    // The browser build inlines the wasm: no .wasm request, no Node loader.
+    // The ESM build inlines the wasm: no .wasm request, no CommonJS build.
     assert.ok(server.requests.includes(`${DIST}/index.js`));
-    assert.deepEqual(server.requests.filter((r) => r.endsWith(".wasm") || r.includes("/dist/esm/") || r.includes("/dist/cjs/")), []);
+    assert.deepEqual(server.requests.filter((r) => r.endsWith(".wasm") || r.includes("/dist/cjs/")), []);
   } finally {
     await server.close();
   }

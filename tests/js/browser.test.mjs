@@ -1,7 +1,7 @@
 // The shared contract cases (tests/js/cases/*.mjs, API.md sections 1–5) run in
-// headless Chromium against the browser build, pkg/dist/browser/index.js.
+// headless Chromium against the browser build, pkg/dist/esm/index.js.
 //
-// A node:http server on 127.0.0.1 (random port) serves only pkg/dist/browser/
+// A node:http server on 127.0.0.1 (random port) serves only pkg/dist/esm/
 // and tests/js/cases/; playwright-core drives the system Chromium
 // (/usr/bin/chromium, no browser download). Each case is reported as its own
 // node:test subtest with the page's failure message. The page must run exactly
@@ -18,7 +18,7 @@ import { CASE_FILES, collect } from "./cases/harness.mjs";
 import { nodeEntries } from "./run-cases-node.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SERVED = ["pkg/dist/browser/", "tests/js/cases/"];
+const SERVED = ["pkg/dist/esm/", "tests/js/cases/"];
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".html": "text/html", ".wasm": "application/wasm", ".json": "application/json" };
@@ -28,11 +28,11 @@ const PAGE = `<!doctype html>
 <title>backoff-wasm contract cases</title>
 <script type="module">
   try {
-    const lib = await import("/pkg/dist/browser/index.js");
+    const lib = await import("/pkg/dist/esm/index.js");
     const { CASE_FILES, collect, runAll } = await import("/tests/js/cases/harness.mjs");
     const entries = {};
     for (const name of ["sigil", "backoff", "random", "duration", "policy"]) {
-      entries[name] = await import("/pkg/dist/browser/" + name + ".js");
+      entries[name] = await import("/pkg/dist/esm/" + name + ".js");
     }
     const modules = [];
     for (const [prefix, file] of CASE_FILES) {
@@ -78,9 +78,9 @@ function serve(requests) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-test("contract cases in headless Chromium (pkg/dist/browser)", { timeout: 300_000 }, async (t) => {
+test("contract cases in headless Chromium (pkg/dist/esm)", { timeout: 300_000 }, async (t) => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/setup.sh installs Debian's chromium)`);
-  assert.ok(existsSync(path.join(ROOT, "pkg/dist/browser/index.js")), "build the package first (scripts/build.sh)");
+  assert.ok(existsSync(path.join(ROOT, "pkg/dist/esm/index.js")), "build the package first (scripts/build.sh)");
 
   // The case list the Node runner registers, to check the page ran exactly these.
   const { lib, entries } = await nodeEntries();
@@ -113,8 +113,8 @@ test("contract cases in headless Chromium (pkg/dist/browser)", { timeout: 300_00
         if (!r.ok) throw new Error(r.message);
       });
     }
-    assert.ok(requests.includes("/pkg/dist/browser/index.js"), "the page loaded the browser build");
-    assert.ok(!requests.some((p) => p.startsWith("/pkg/dist/esm/")), "the page never touched the Node build");
+    assert.ok(requests.includes("/pkg/dist/esm/index.js"), "the page loaded the ESM build");
+    assert.ok(!requests.some((p) => p.endsWith(".wasm") || p.startsWith("/pkg/dist/cjs/")), "no .wasm file, no CommonJS build");
     assert.deepEqual(results.map((r) => r.name), expected, "the page ran the same cases as Node");
     assert.deepEqual(problems, [], "no page errors, console errors or failed requests");
   } finally {

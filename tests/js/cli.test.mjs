@@ -76,3 +76,38 @@ test("--help documents every option", () => {
     assert.ok(r.stdout.includes(flag), flag);
   }
 });
+
+test("one unit style per column: every delay in one unit, every elapsed time as a clock reading", () => {
+  const table = (args) => {
+    const r = run("schedule", ...args);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  // Fractional waits: seconds to the millisecond, never "1081 ms" next to "1.622 s".
+  assert.equal(table(["--base", "1081", "--factor", "1.5", "--attempts", "6"]), [
+    "retry   delay     elapsed",
+    "    1   1.081 s   1.081 s",
+    "    2   1.622 s   2.703 s",
+    "    3   2.432 s   5.135 s",
+    "    4   3.648 s   8.783 s",
+    "    5   5.473 s   14.256 s",
+    "",
+    "total window: 14.256 s (14255.6875 ms)",
+    "",
+  ].join("\n"));
+  // A sub-second first wait puts the whole column in ms (30 s is 30000 ms, not "30 s").
+  const ms = table(["--base", "250", "--max", "30s", "--attempts", "10"]).split("\n");
+  assert.deepEqual(ms.slice(1, 10).map((l) => l.trim().split(/\s{3,}/)[1]),
+    ["250 ms", "500 ms", "1000 ms", "2000 ms", "4000 ms", "8000 ms", "16000 ms", "30000 ms", "30000 ms"]);
+  assert.equal(ms[9].trim().split(/\s{3,}/)[2], "1 min 31.75 s");
+  // Free attempts wait 0 in the column's unit.
+  assert.match(table(["--free", "2", "--attempts", "4"]), /^ {4}1 {3}0 s {5}0 s$/m);
+});
+
+test("an unknown option or command points at --help", () => {
+  for (const args of [["schedule", "--bogus"], ["schedul"]]) {
+    const r = run(...args);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^backoff-wasm: .*\(backoff-wasm schedule --help lists the options\)\n$/, r.stderr);
+  }
+});

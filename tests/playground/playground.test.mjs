@@ -392,7 +392,7 @@ test("serve-playground: content types, directory index, and no escape from the r
   const html = await get("/examples/playground/");
   assert.equal(html.status, 200);
   assert.match(html.headers.get("content-type"), /^text\/html/);
-  const js = await get("/pkg/dist/browser/index.js");
+  const js = await get("/pkg/dist/esm/index.js");
   assert.match(js.headers.get("content-type"), /^text\/javascript/);
   assert.equal((await get("/examples/playground")).status, 301);
   assert.equal((await get("/nope.txt")).status, 404);

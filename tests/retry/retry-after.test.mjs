@@ -2,7 +2,10 @@
 // of §5.6.7, parsed in wasm; every bad form gives undefined.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { retryAfterMs } from "../../pkg/dist/esm/retry.js";
+
+const cjs = createRequire(import.meta.url)("../../pkg/dist/cjs/retry.js");
 
 // Sun, 29 Nov 2026 00:00:00 GMT
 const NOW = Date.UTC(2026, 10, 29);
@@ -104,4 +107,46 @@ test("bad arguments throw, naming the argument and the value", () => {
   });
   assert.throws(() => retryAfterMs("1", "now"), { name: "TypeError", message: 'now must be a number of ms since the epoch; received "now"' });
   assert.throws(() => retryAfterMs("1", NaN), { name: "RangeError", message: "now must be a finite number of ms since the epoch; received NaN" });
+});
+
+test("a revoked Proxy or a throwing getter/get(): the package's TypeError, the engine's error as cause (ESM and CommonJS)", () => {
+  const message = "input must be headers, a Response or an object with headers that can be read; received an object";
+  const boom = new Error("boom");
+  const { proxy, revoke } = Proxy.revocable({ headers: { "retry-after": "1" } }, {});
+  revoke();
+  const inputs = [
+    proxy,
+    { get headers() { throw boom; } },
+    { headers: { get() { throw boom; } } },
+    { get() { throw boom; } },
+    { headers: new Proxy({}, { ownKeys() { throw boom; } }) },
+    new Proxy({}, { has() { throw boom; } }),
+  ];
+  for (const [name, fn] of [["esm", retryAfterMs], ["cjs", cjs.retryAfterMs]]) {
+    for (const input of inputs) {
+      assert.throws(() => fn(input, NOW), (e) => {
+        assert.ok(e instanceof TypeError, `${name}: ${e}`);
+        assert.equal(e.message, message);
+        assert.ok(e.cause instanceof Error, "cause kept");
+        return true;
+      }, name);
+    }
+  }
+  // A well-formed input still reads as before.
+  assert.equal(retryAfterMs({ headers: { "Retry-After": "3" } }, NOW), 3000);
+  assert.equal(cjs.retryAfterMs({ headers: { "Retry-After": "3" } }, NOW), 3000);
+});
+
+test("a header list is read at most two values deep: a Proxy claiming 2e9 values gives undefined at once", () => {
+  const N = Date.UTC(1994, 10, 6, 8, 49, 30);
+  // What a real list gives is unchanged: one value, or a date split at its comma; three or more never parse.
+  assert.equal(retryAfterMs({ "retry-after": ["120"] }, N), 120_000);
+  assert.equal(retryAfterMs({ "retry-after": ["Sun", "06 Nov 1994 08:49:37 GMT"] }, N), 7000);
+  assert.equal(retryAfterMs({ "retry-after": ["1", "2"] }, N), undefined);
+  assert.equal(retryAfterMs({ "retry-after": ["Sun", "06 Nov 1994", "08:49:37 GMT"] }, N), undefined);
+  assert.equal(retryAfterMs({ "retry-after": [] }, N), undefined);
+  let reads = 0;
+  const huge = new Proxy([], { get: (o, k) => (k === "length" ? 2e9 : (reads++, "1")) });
+  for (const fn of [retryAfterMs, cjs.retryAfterMs]) assert.equal(fn({ "retry-after": huge }, N), undefined);
+  assert.equal(reads, 0, "no item was read");
 });

@@ -249,7 +249,7 @@ fn still_works() {
     assert!(compile(&o, false).is_err());
     expect_error(RANGE, "factor", "a finite number >= 1", 3.0);
     assert_eq!(b::check_words(ARRAY, 1.0), 1);
-    expect_error(RANGE, "state.words", "an array of four unsigned 32-bit integers", 0.0);
+    expect_error(RANGE, "state.words.length", "4", 1.0);
 }
 
 // ------------------------------------------------------------------ runtime
@@ -606,9 +606,30 @@ fn seeded_streams_and_keyed_draws() {
         assert_eq!(b::delay(key, text(key_text)), want, "{key}");
     }
     // checks
-    assert_eq!(b::check_seed(STRING), 0);
-    assert_eq!(b::check_seed(OBJECT), 1);
+    assert_eq!(b::check_seed(0, STRING, NAN), 0);
+    assert_eq!(b::check_seed(0, NUMBER, NAN), 0, "createRandom(NaN) hashes \"NaN\"");
+    assert_eq!(b::check_seed(1, NUMBER, INF), 0, "restoreRandom takes what state() writes");
+    assert_eq!(b::check_seed(2, NUMBER, 7.0), 0);
+    assert_eq!(b::check_seed(0, OBJECT, NAN), 1);
     expect_error(TYPE, "seed", "a string or a number", 0.0);
+    assert_eq!(b::check_seed(1, BOOLEAN, NAN), 1);
+    expect_error(TYPE, "state.seed", "a string or a number", 0.0);
+    assert_eq!(b::check_seed(2, NUMBER, NAN), 1, "the schema, as upstream's: a finite number");
+    expect_error(TYPE, "state.seed", "a string or a finite number", 0.0);
+    // pick (0) and shuffle (1): an array whose length is an item count
+    assert_eq!(b::check_items(0, ARRAY, 3.0), 0);
+    assert_eq!(b::check_items(0, ARRAY, 4_294_967_295.0), 0);
+    assert_eq!(b::check_items(1, ARRAY, 0.0), 0);
+    assert_eq!(b::check_items(1, ARRAY, 16_777_216.0), 0);
+    assert_eq!(b::check_items(0, OBJECT, 3.0), 1);
+    expect_error(TYPE, "items", "an array", 0.0);
+    assert_eq!(b::check_items(0, ARRAY, 0.0), 1);
+    expect_error(RANGE, "items", "a non-empty array", 0.0);
+    assert_eq!(b::check_items(0, ARRAY, 1.5), 1);
+    expect_error(RANGE, "items.length", "an integer from {} to {}", 1.0);
+    assert_eq!(b::check_items(1, ARRAY, 2e9), 1);
+    expect_error(RANGE, "items.length", "an integer from {} to {}", 1.0);
+    assert_eq!(b::check_items(1, ARRAY, NAN), 1);
     assert_eq!(b::check_words(OBJECT, NAN), 1);
     expect_error(TYPE, "state.words", "an array of four unsigned 32-bit integers", 0.0);
     assert_eq!(b::check_words(ARRAY, 4.0), 0);
@@ -701,7 +722,8 @@ fn no_number_traps_any_export() {
             let _ = b::check_int_bounds(t, x, NUMBER, x);
             let _ = b::check_float_bounds(t, x, t, x);
             let _ = b::compile_step(t, x, t);
-            let _ = b::check_seed(t);
+            let _ = b::check_seed(t, t, x);
+            let _ = b::check_items(t, t, x);
             let _ = b::compile_curve(false, false, t, x, t, t, x, t, x, t, x, t, x);
             let _ = b::compile_shared(true, t, x, t, x, t, t, t, x, t, t == 4, t, t);
             let _ = b::sigil(t == 1, t, x, t, t == 2, t, x, t, x, t, x, t, t == 3, t, t, t, x);

@@ -29,11 +29,12 @@ export default (t, lib, entries) => {
     t.eq(Array.from({ length: 8 }, () => r.int(0, 999)), [892, 829, 945, 178, 789, 867, 759, 526]);
   });
 
-  t.test("String(seed): 42 ≡ \"42\", 1e21 ≡ \"1e+21\", -0 ≡ \"0\", and seed is that text", () => {
+  t.test("String(seed): 42 ≡ \"42\", 1e21 ≡ \"1e+21\", -0 ≡ \"0\"; seed is kept as given", () => {
     for (const [num, text] of [[42, "42"], [1e21, "1e+21"], [-0, "0"], [0.1, "0.1"], [-5, "-5"], [1e-7, "1e-7"], [NaN, "NaN"], [Infinity, "Infinity"], [2 ** 53, "9007199254740992"], [0.000001, "0.000001"]]) {
       const a = createRandom(num);
       const b = createRandom(text);
-      t.eq(a.seed, text, `seed of ${t.show(num)}`);
+      t.eq(a.seed, num, `seed of ${t.show(num)} kept as given`);
+      t.eq(b.seed, text, `seed of ${t.show(text)} kept as given`);
       t.eq(String(num), text, "JavaScript agrees");
       t.eq(raw(a, 4), raw(b, 4), `stream of ${t.show(num)} = stream of ${t.show(text)}`);
     }
@@ -142,7 +143,7 @@ export default (t, lib, entries) => {
   t.test("derive(label) = createRandom(`${seed} ${label}`), independent of draws taken", () => {
     const r = createRandom(42);
     const first = r.derive("child");
-    t.eq(first.seed, "42 child");
+    t.eq(first.seed, "42 child", "a derived seed is text");
     for (let i = 0; i < 17; i++) r.next();
     const later = r.derive("child");
     const fresh = createRandom("42 child");
@@ -156,7 +157,7 @@ export default (t, lib, entries) => {
 
   t.test("state() is plain JSON { seed, words } and restoreRandom resumes exactly", () => {
     const r = createRandom(42);
-    t.eq(r.state(), { seed: "42", words: [2814168319, 2719428796, 2668499562, 2594565673] }, "initial state = the seed hash");
+    t.eq(r.state(), { seed: 42, words: [2814168319, 2719428796, 2668499562, 2594565673] }, "initial state = the seed hash");
     for (let i = 0; i < 5; i++) r.next();
     const s = r.state();
     t.eq(Object.keys(s).sort(), ["seed", "words"]);
@@ -165,7 +166,7 @@ export default (t, lib, entries) => {
     const json = JSON.parse(JSON.stringify(s));
     t.eq(json, s, "JSON round trip");
     const back = restoreRandom(json);
-    t.eq(back.seed, "42");
+    t.eq(back.seed, 42);
     t.eq(raw(back, 50), raw(r, 50), "resumes draw for draw");
     t.eq(back.state(), r.state());
     t.eq(raw(back.derive("x"), 3), raw(createRandom("42 x"), 3), "derive after restore uses the seed");
@@ -193,7 +194,7 @@ export default (t, lib, entries) => {
     const w = [1, 2, 3, 4];
     const bad = [
       null, undefined, 42, "state", true,
-      {}, { words: w }, { seed: 42, words: w }, { seed: null, words: w },
+      {}, { words: w }, { seed: true, words: w }, { seed: null, words: w }, { seed: 1n, words: w }, { seed: ["s"], words: w },
       { seed: "s" }, { seed: "s", words: null }, { seed: "s", words: "1,2,3,4" }, { seed: "s", words: { 0: 1, 1: 2, 2: 3, 3: 4, length: 4 } },
       { seed: "s", words: [] }, { seed: "s", words: [1, 2, 3] }, { seed: "s", words: [1, 2, 3, 4, 5] },
       { seed: "s", words: [1, 2, 3, -1] }, { seed: "s", words: [1, 2, 3, TWO32] }, { seed: "s", words: [1, 2, 3, 1.5] },
@@ -201,6 +202,192 @@ export default (t, lib, entries) => {
       { seed: "s", words: [1, 2, 3, null] }, { seed: "s", words: [1, 2, 3, undefined] }, { seed: "s", words: [1, 2, 3, 4n] },
     ];
     for (const s of bad) t.throws(() => restoreRandom(s), rangeOrType, `restoreRandom(${t.show(s)})`);
+  });
+
+  t.test("the seed as given (issue 13): createRandom(7).seed === 7, state().seed === 7, \"7\" stays \"7\"", () => {
+    const seven = createRandom(7);
+    t.ok(seven.seed === 7, `createRandom(7).seed is ${t.show(seven.seed)}`);
+    t.ok(seven.state().seed === 7, `state().seed is ${t.show(seven.state().seed)}`);
+    t.ok(createRandom("7").seed === "7" && createRandom("7").state().seed === "7", "a string seed stays a string");
+    t.eq(raw(createRandom(7), 4), raw(createRandom("7"), 4), "one stream: the hash reads String(seed)");
+    t.ok(Object.is(createRandom(-0).seed, -0), "-0 kept (its text is \"0\")");
+    t.eq(seven.derive("x").seed, "7 x", "derive builds text from the seed");
+    t.eq(raw(seven.derive("x"), 3), raw(createRandom("7 x"), 3), "derive unchanged in meaning");
+    t.eq(raw(entries.random.createRandom(7), 1), raw(createRandom("7"), 1), "/random entry");
+    t.ok(entries.random.createRandom(7).seed === 7, "/random entry keeps the seed");
+  });
+
+  t.test("restoreRandom takes every snapshot upstream writes: seed a number or a string, before and after JSON", () => {
+    for (const seed of [7, "7", 42, "signup-suite", 0, -5, 0.1, 1e21, "", "\uD800"]) {
+      const r = createRandom(seed);
+      r.next();
+      r.next();
+      const snap = r.state();
+      t.ok(Object.is(snap.seed, seed), `state().seed of ${t.show(seed)}`);
+      const json = JSON.parse(JSON.stringify(snap));
+      t.eq(json, { seed, words: snap.words }, `JSON keeps ${t.show(seed)} as it was`);
+      const direct = restoreRandom(snap);
+      const back = restoreRandom(json);
+      t.ok(Object.is(back.seed, seed) && Object.is(direct.seed, seed), `restored seed of ${t.show(seed)}`);
+      const next = raw(r, 6);
+      t.eq(raw(back, 6), next, `${t.show(seed)}: resumes after JSON`);
+      t.eq(raw(direct, 6), next, `${t.show(seed)}: resumes from the object`);
+      t.eq(raw(back.derive("child"), 2), raw(createRandom(`${seed} child`), 2), "derive after restore");
+    }
+    // Exactly the literal upstream writes for createRandom(7) after one draw, read back from storage.
+    const stored = JSON.stringify({ seed: 7, words: createRandom(7).state().words });
+    t.eq(raw(restoreRandom(JSON.parse(stored)), 3), raw(createRandom(7), 3), "{ seed: 7, words } from JSON");
+    // NaN and Infinity seeds exist (createRandom hashes "NaN"); their in-memory snapshots restore too.
+    for (const seed of [NaN, Infinity]) t.ok(Object.is(restoreRandom(createRandom(seed).state()).seed, seed), `${seed}`);
+  });
+
+  t.test("malformed states: the error names the field and the value", () => {
+    const w = [1, 2, 3, 4];
+    const cases = [
+      [null, TypeError, "state must be an object { seed, words }; received null"],
+      [7, TypeError, "state must be an object { seed, words }; received 7"],
+      [{ words: w }, TypeError, "state.seed must be a string or a number; received undefined"],
+      [{ seed: true, words: w }, TypeError, "state.seed must be a string or a number; received true"],
+      [{ seed: "s" }, TypeError, "state.words must be an array of four unsigned 32-bit integers; received undefined"],
+      [{ seed: "s", words: { length: 4 } }, TypeError, "state.words must be an array of four unsigned 32-bit integers; received an object"],
+      [{ seed: "s", words: [1, 2, 3] }, RangeError, "state.words.length must be 4; received 3"],
+      [{ seed: 7, words: [1, 2, 3, 4, 5] }, RangeError, "state.words.length must be 4; received 5"],
+      [{ seed: "s", words: [1, 2, 3, -1] }, RangeError, "state.words[3] must be an unsigned 32-bit integer; received -1"],
+      [{ seed: "s", words: [1, 2.5, 3, 4] }, RangeError, "state.words[1] must be an unsigned 32-bit integer; received 2.5"],
+      [{ seed: "s", words: [4294967296, 2, 3, 4] }, RangeError, "state.words[0] must be an unsigned 32-bit integer; received 4294967296"],
+      [{ seed: "s", words: [1, 2, "3", 4] }, TypeError, "state.words[2] must be an unsigned 32-bit integer; received \"3\""],
+    ];
+    for (const [state, cls, message] of cases) t.throws(() => restoreRandom(state), { instance: cls, message }, t.show(state));
+  });
+
+  t.test("restoreRandom of a revoked Proxy or a throwing getter: the package's TypeError, the engine's as cause", () => {
+    const { proxy, revoke } = Proxy.revocable({ seed: "s", words: [1, 2, 3, 4] }, {});
+    revoke();
+    const boom = new Error("boom");
+    const getters = [
+      proxy,
+      { get seed() { throw boom; }, words: [1, 2, 3, 4] },
+      { seed: "s", get words() { throw boom; } },
+      { seed: "s", words: new Proxy([1, 2, 3, 4], { get: (o, k) => { if (k === "2") throw boom; return o[k]; } }) },
+      { seed: "s", words: new Proxy([1, 2, 3, 4], { get: (o, k) => { if (k === "length") throw boom; return o[k]; } }) },
+    ];
+    for (const state of getters) {
+      const e = t.throws(() => restoreRandom(state), { instance: TypeError, message: "state must be an object { seed, words } that can be read; received an object" });
+      t.ok(e.cause instanceof Error, "cause kept");
+    }
+    t.eq(t.throws(() => restoreRandom(getters[1])).cause, boom, "the getter's own error");
+    // A Proxy claiming two billion words is read four items deep, never iterated.
+    const huge = new Proxy([1, 2, 3, 4], { get: (o, k) => (k === "length" ? 2e9 : o[k]) });
+    t.throws(() => restoreRandom({ seed: "s", words: huge }), { instance: RangeError, message: "state.words.length must be 4; received 2000000000" });
+  });
+
+  t.test("RANDOM_STATE_SCHEMA: a Standard Schema v1 validator, exported by /random and the index", () => {
+    const S = lib.RANDOM_STATE_SCHEMA;
+    t.ok(S && S === entries.random.RANDOM_STATE_SCHEMA, "the same object from /random and the index");
+    const std = S["~standard"];
+    t.eq([std.version, std.vendor, typeof std.validate], [1, "backoff-wasm", "function"]);
+    const r = createRandom("stored");
+    r.next();
+    for (const snap of [r.state(), JSON.parse(JSON.stringify(r.state())), createRandom(7).state(), { seed: 0, words: [0, 0, 0, 4294967295] }]) {
+      const out = std.validate(snap);
+      t.ok(!(out instanceof Promise) && typeof out.then !== "function", "synchronous");
+      t.eq(out, { value: snap }, `valid: ${t.show(snap)}`);
+      t.ok(out.value !== snap && out.value.words !== snap.words, "a fresh copy");
+    }
+    t.eq(raw(restoreRandom(std.validate(JSON.parse(JSON.stringify(r.state()))).value), 4), raw(r, 4), "the value resumes the stream");
+    t.eq(std.validate({ seed: "x", words: [1, 2, 3, 4], extra: 1 }), { value: { seed: "x", words: [1, 2, 3, 4] } }, "unknown keys dropped");
+  });
+
+  t.test("RANDOM_STATE_SCHEMA: every malformed kind is an issue with its path and message", () => {
+    const validate = lib.RANDOM_STATE_SCHEMA["~standard"].validate;
+    const w = [1, 2, 3, 4];
+    const issue = (message, path) => ({ message, path });
+    const cases = [
+      [{ words: w }, [issue("state.seed must be a string or a finite number; received undefined", ["seed"])]],
+      [{ seed: true, words: w }, [issue("state.seed must be a string or a finite number; received true", ["seed"])]],
+      [{ seed: null, words: w }, [issue("state.seed must be a string or a finite number; received null", ["seed"])]],
+      [{ seed: NaN, words: w }, [issue("state.seed must be a string or a finite number; received NaN", ["seed"])]],
+      [{ seed: "x", words: [1, 2, 3] }, [issue("state.words.length must be 4; received 3", ["words"])]],
+      [{ seed: "x", words: [1, 2, 3, 4, 5] }, [issue("state.words.length must be 4; received 5", ["words"])]],
+      [{ seed: "x", words: [1, 2, 3, -4] }, [issue("state.words[3] must be an unsigned 32-bit integer; received -4", ["words", 3])]],
+      [{ seed: "x", words: [1, 2, 3, 4.5] }, [issue("state.words[3] must be an unsigned 32-bit integer; received 4.5", ["words", 3])]],
+      [{ seed: "x", words: [1, 2, 3, 2 ** 32] }, [issue("state.words[3] must be an unsigned 32-bit integer; received 4294967296", ["words", 3])]],
+      [{ seed: "x", words: "1,2,3,4" }, [issue("state.words must be an array of four unsigned 32-bit integers; received \"1,2,3,4\"", ["words"])]],
+      [{ seed: "x", words: { 0: 1, 1: 2, 2: 3, 3: 4, length: 4 } }, [issue("state.words must be an array of four unsigned 32-bit integers; received an object", ["words"])]],
+      [null, [issue("state must be an object { seed, words }; received null", [])]],
+      ["{\"seed\":1}", [issue("state must be an object { seed, words }; received \"{\\\"seed\\\":1}\"", [])]],
+      [[7, w], [issue("state must be an object { seed, words }; received an array", [])]],
+      [{ seed: false, words: [-1, 2, 0.5, 4] }, [
+        issue("state.seed must be a string or a finite number; received false", ["seed"]),
+        issue("state.words[0] must be an unsigned 32-bit integer; received -1", ["words", 0]),
+        issue("state.words[2] must be an unsigned 32-bit integer; received 0.5", ["words", 2]),
+      ]],
+    ];
+    for (const [value, issues] of cases) t.eq(validate(value), { issues }, t.show(value));
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    t.eq(validate(proxy), { issues: [issue("state must be an object { seed, words } that can be read; received an object", [])] }, "revoked Proxy: an issue, no throw");
+  });
+
+  t.test("pick/shuffle take arrays only (issue 13): { length: 3 } is a TypeError, as the README says", () => {
+    const r = createRandom("items");
+    const twin = createRandom("items");
+    for (const items of [{ length: 3 }, { length: 2, 0: "a", 1: "b" }, "abc", new Set([1, 2]), null, undefined, 3, new Uint8Array(3)]) {
+      t.throws(() => r.pick(items), { instance: TypeError, includes: ["items must be an array; received "] }, `pick(${t.show(items)})`);
+      t.throws(() => r.shuffle(items), { instance: TypeError, includes: ["items must be an array; received "] }, `shuffle(${t.show(items)})`);
+    }
+    t.throws(() => r.pick({ length: 3 }), { instance: TypeError, message: "items must be an array; received an object" });
+    t.throws(() => r.shuffle({ length: 2 }), { instance: TypeError, message: "items must be an array; received an object" });
+    t.eq(r.next(), twin.next(), "no draw was taken by the failed calls");
+    // A hole reads undefined, as upstream's items[i] and [...items] read it.
+    const holes = [, "b", , "d"]; // eslint-disable-line no-sparse-arrays
+    t.eq(r.shuffle(holes).filter((x) => x === undefined).length, 2, "holes copied as undefined");
+  });
+
+  t.test("pick/shuffle of a revoked Proxy or a throwing getter: the package's error, never the engine's", () => {
+    const { proxy, revoke } = Proxy.revocable([1, 2, 3], {});
+    revoke();
+    const r = createRandom("proxy");
+    t.throws(() => r.pick(proxy), { instance: TypeError, message: "items must be an array; received an object" });
+    t.throws(() => r.shuffle(proxy), { instance: TypeError, message: "items must be an array; received an object" });
+    const boom = new Error("boom");
+    const throwsOn = (key) => new Proxy([1, 2, 3], { get: (o, k) => { if (k === key) throw boom; return o[k]; } });
+    for (const key of ["length", "0", "1", "2"]) {
+      const e = t.throws(() => r.shuffle(throwsOn(key)), { instance: TypeError, message: "items must be an array whose length and items can be read; received an array" }, `shuffle, ${key} throws`);
+      t.eq(e.cause, boom, "the engine's error is the cause");
+    }
+    t.throws(() => r.pick(throwsOn("length")), { instance: TypeError, message: "items must be an array whose length and items can be read; received an array" });
+    const getter = [1, 2];
+    Object.defineProperty(getter, 1, { get() { throw boom; } });
+    t.throws(() => r.shuffle(getter), { instance: TypeError, includes: ["items must be an array whose length and items can be read"] }, "a throwing index getter");
+  });
+
+  t.test("a length read from a caller's array is bounded: RangeError at once (shuffle ≤ 2^24, pick ≤ 2^32 − 1)", () => {
+    const r = createRandom("bounded");
+    const twin = createRandom("bounded");
+    const claiming = (length) => new Proxy([], { get: (o, k) => (k === "length" ? length : 5) });
+    t.throws(() => r.shuffle(claiming(2e9)), { instance: RangeError, message: "items.length must be an integer from 0 to 16777216; received 2000000000" });
+    t.throws(() => r.shuffle(claiming(16777217)), { instance: RangeError, message: "items.length must be an integer from 0 to 16777216; received 16777217" });
+    for (const bad of [-1, 1.5, NaN, Infinity]) {
+      t.throws(() => r.shuffle(claiming(bad)), { instance: RangeError, includes: ["items.length must be an integer from 0 to 16777216"] }, `shuffle length ${bad}`);
+      t.throws(() => r.pick(claiming(bad)), { instance: RangeError, includes: ["items.length must be an integer from 1 to 4294967295"] }, `pick length ${bad}`);
+    }
+    t.throws(() => r.pick(claiming("3")), { instance: RangeError, message: "items.length must be an integer from 1 to 4294967295; received \"3\"" });
+    t.throws(() => r.pick(claiming(2 ** 32)), { instance: RangeError, message: "items.length must be an integer from 1 to 4294967295; received 4294967296" });
+    t.throws(() => r.pick(claiming(0)), { instance: RangeError, message: "items must be a non-empty array; received an array" });
+    t.eq(r.next(), twin.next(), "no draw was taken");
+    t.eq(r.pick(claiming(2e9)), 5, "pick reads one item whatever the length: its one draw");
+    twin.next();
+    t.eq(r.shuffle(claiming(3)), [5, 5, 5], "a small claimed length is copied item by item");
+  });
+
+  t.test("README: a seed gives the same waits twice, a stream moves on (4533 twice; 4645 then 3390)", () => {
+    const keyed = lib.createBackoff({ base: "1 second", max: "1 minute", jitter: 0.2, seed: "suite" });
+    t.eq([keyed.delay(3), keyed.delay(3)], [4533, 4533]);
+    const stream = lib.createBackoff({ base: "1 second", max: "1 minute", jitter: 0.2, random: createRandom("suite") });
+    t.eq([stream.delay(3), stream.delay(3)], [4645, 3390]);
+    const page = lib.createBackoff({ base: 1000, jitter: 0.2, seed: "session-1" }).maxAttempts(6);
+    t.eq([page.schedule(), page.schedule()], [[936, 2212, 3786, 6956, 15911], [936, 2212, 3786, 6956, 15911]]);
   });
 
   t.test("createRandom with a seed that is neither string nor number is an error, not String(x)", () => {

@@ -1,6 +1,7 @@
-// Behaviour pinned after a fresh-eyes review: no silent removal of a bound, policies
-// across the ESM and CommonJS copies, finite `now`, retry options in the wrong slot,
-// AbortError not retried, CLI usage lines.
+// Edge cases across the entry points, each pinned once a review found it: no silent
+// removal of a bound, policies and error classes across the ESM and CommonJS copies,
+// finite `now`, retry options in the wrong slot, AbortError not retried, long or
+// unlistable values in messages, Retry-After beyond 2^53, CLI usage lines.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -61,7 +62,7 @@ test("an AbortError from fn is not retried unless shouldRetry says so; a Timeout
 
 test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
   for (const [args, text] of [
-    [["schedule", "--bogus"], "backoff-wasm: Unknown option '--bogus'"],
+    [["schedule", "--bogus"], "backoff-wasm: Unknown option '--bogus' (backoff-wasm schedule --help lists the options)"],
     [["schedule", "--seed", "x"], "backoff-wasm: --seed keys the jitter draws; give --jitter too"],
     [["schedule", "--chart", "--format", "json"], "backoff-wasm: --chart draws instead of a table; it cannot be combined with --format json"],
     [["schedule", "--steps", "1,x"], 'backoff-wasm: --steps: steps[1] must be a non-negative finite duration (ms, or text such as "5 seconds"); received "x"'],
@@ -82,7 +83,7 @@ test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
   assert.deepEqual(delays, esm.createBackoff({ base: 1000, max: 3_600_000, jitter: 0.2, seed: "demo", maxAttempts: 4 }).schedule());
 });
 
-// Second review (after the 20 KB size work).
+// Messages, constructors, classes and numbers at their limits.
 
 test("a long received value is cut in the message: its first 100 code units and its length", () => {
   const long = "a".repeat(1_000_000);

@@ -1,0 +1,14 @@
+// ESM everywhere but Cloudflare Workers (Node and Bun `import`, browsers, bundlers,
+// Deno): the wasm bytes are inlined in ./wasm-inline.js (a string of one character
+// per byte, U+0000–U+00FF, written as ASCII) and compiled synchronously. No file
+// path, asset URL, bundler plugin or top-level await is needed, so the package
+// also works when an application bundles it (esbuild, Rollup, webpack, Vite; for
+// Node as well as for browsers).
+import { initSync } from "./backoff_wasm.js";
+import { wasmText } from "./wasm-inline.js";
+
+const bytes = new Uint8Array(wasmText.length);
+for (let i = 0; i < bytes.length; i++) bytes[i] = wasmText.charCodeAt(i);
+initSync({ module: new WebAssembly.Module(bytes) });
+
+export * from "./backoff_wasm.js";
