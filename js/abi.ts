@@ -104,14 +104,16 @@ export function duration(v: unknown): number {
 
 // ------------------------------------------------------------------ the policy register
 
-const REGISTER = wasm.register();
-let register = new Float64Array(memory.buffer, REGISTER, REGISTER_LEN);
+let register: Float64Array | undefined;
 /** The record whose copy is in the register now (`undefined`: unknown). */
 let loaded: Float64Array | undefined;
 
 /** The policy register (a view re-made if memory grew). */
 export function reg(): Float64Array {
-  if (register.buffer !== memory.buffer) register = new Float64Array(memory.buffer, REGISTER, REGISTER_LEN);
+  // Made on first use (an entry point that never compiles a policy does not ask wasm for it).
+  if (register === undefined || register.buffer !== memory.buffer) {
+    register = new Float64Array(memory.buffer, wasm.register(), REGISTER_LEN);
+  }
   return register;
 }
 

@@ -158,7 +158,10 @@ export class Backoff implements Iterable<number> {
   /** A seeded stream to load into wasm before a delay. */
   readonly #stream: { [STREAM](): void } | undefined;
 
-  /** Use `createBackoff` or the static factories. @throws TypeError when `options` is not an object. */
+  /**
+   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
+   * @throws TypeError when `options` is not an object.
+   */
   private constructor(options: Record<string, unknown>, fluent: boolean) {
     if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
     const rec = compile(options, fluent);
@@ -167,10 +170,10 @@ export class Backoff implements Iterable<number> {
     this.#rec = rec;
     this.#stream = kind === SOURCE_SEEDED ? (random as { [STREAM](): void }) : undefined;
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
-    // The policy owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
-    const own = { ...options };
-    if (rec[REC_GROWTH] === STEPPED) own.steps = Array.from(rec.subarray(REC_HEADER));
-    this.#options = Object.freeze(own);
+    // `options` is always this policy's own copy (every caller makes a fresh object), and it
+    // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
+    if (rec[REC_GROWTH] === STEPPED) options.steps = Array.from(rec.subarray(REC_HEADER));
+    this.#options = Object.freeze(options);
   }
 
   /** @internal */
@@ -312,10 +315,14 @@ export class Backoff implements Iterable<number> {
    */
   totalBounds(): { min: number; max: number } {
     const n = this.#bounded("totalBounds()");
-    load(this.#rec);
-    wasm.totalBounds(n);
-    const s = slots();
-    return { min: s[0] as number, max: s[1] as number };
+    let min = 0;
+    let max = 0;
+    for (let retry = 1; retry < n; retry++) {
+      const b = this.bounds(retry);
+      min += b.min;
+      max += b.max;
+    }
+    return { min, max };
   }
 
   /**

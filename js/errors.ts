@@ -172,12 +172,18 @@ export const SIGIL_OPTIONS = SURFACE_SIGIL;
 /** `createBackoff`'s option names (`BACKOFF_NAMES`, src/bindings/backoff.rs). @internal */
 export const BACKOFF_OPTIONS = SURFACE_BACKOFF;
 
-/** The option names of each surface, read once from Rust's list (`"one of a, b, c"`). */
-const names: Set<string>[] = [SIGIL_OPTIONS, BACKOFF_OPTIONS].map((surface) => {
-  wasm.optionNames(surface);
-  const s = slots();
-  return new Set(ascii(s[0] as number, s[1] as number).slice("one of ".length).split(", "));
-});
+/** The option names of each surface, read once (on first use) from Rust's list (`"one of a, b, c"`). */
+const names: Set<string>[] = [];
+
+function namesOf(surface: number): Set<string> {
+  let set = names[surface];
+  if (set === undefined) {
+    wasm.optionNames(surface);
+    const s = slots();
+    set = names[surface] = new Set(ascii(s[0] as number, s[1] as number).slice("one of ".length).split(", "));
+  }
+  return set;
+}
 
 /**
  * The first own enumerable key of `options` that is not an option name of
@@ -193,7 +199,7 @@ export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | type
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
     throw error(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
   }
-  const known = names[surface] as Set<string>;
+  const known = namesOf(surface);
   for (const key of keys) if (!known.has(key)) return key;
   return undefined;
 }

@@ -97,6 +97,9 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
   return total;
 }
 
+/** Read in place of options that are not an object (no object is allocated per call). */
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+
 /**
  * Reads the options (only when `options` is an object) and makes the one `sigil` call:
  * validation in the original order, then the delay of retry `attempt` (or, for a
@@ -105,7 +108,7 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
  */
 function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number): number {
   let name: string | undefined;
-  let o: Record<string, unknown> = {};
+  let o: Record<string, unknown> = NO_OPTIONS;
   const t = tag(options);
   if (t === TAG_ARRAY || t === TAG_OBJECT) {
     name = unknownKey(options as object, SIGIL_OPTIONS);

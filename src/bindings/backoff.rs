@@ -94,17 +94,8 @@ pub fn bounds(attempt: f64) {
     put(&[nominal, lo, hi]);
 }
 
-/// `[min, max]` into slots 0 and 1: the total wait of retries `1 .. attempts`
-/// under the policy in the register (`core::policy::Policy::total_bounds`;
-/// `attempts` checked by `checkScheduleAttempts`).
-#[wasm_bindgen(js_name = totalBounds)]
-pub fn total_bounds(attempts: f64) {
-    let (p, _, _) = load();
-    let (lo, hi) = p.total_bounds(attempts);
-    put(&[lo, hi]);
-}
-
 /// The policy in the register, its source and its key prefix.
+#[inline(never)]
 fn load() -> (Policy<'static>, u32, SeedHash) {
     // SAFETY: a shared view of the register; it is written only by the JS wrapper
     // and by `compile*`, never while a `delay` runs except by a nested call made

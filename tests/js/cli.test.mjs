@@ -93,6 +93,7 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
     "    5   5.473 s   14.256 s",
     "",
     "total window: 14.256 s (14255.6875 ms)",
+    "total wait bounds: 14.256 s – 14.256 s (14255.6875 – 14255.6875 ms)",
     "",
   ].join("\n"));
   // A sub-second first wait puts the whole column in ms (30 s is 30000 ms, not "30 s").

@@ -56,6 +56,7 @@ test("at most one wasm call per delay() for every policy kind", () => {
 });
 
 test("Sigil: one wasm call per nextDelayMs, one per retry of a schedule (validated once)", () => {
+  retrySchedule({}); // the option names are read from wasm once per process, on first use
   const cases = [undefined, { jitter: 0.25 }, { jitter: 0.5, random: () => 0.5 }, { jitter: 0.5, seed: "s" },
     { jitter: 0.5, random: m.seededRandom(9) }, { baseDelayMs: 10, maxDelayMs: 1000 }];
   for (const o of cases) {
