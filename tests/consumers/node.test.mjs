@@ -129,7 +129,7 @@ test("the installed package: no runtime dependencies, every exports target and d
   walk(manifest.exports);
   assert.deepEqual(targets.filter((t) => !existsSync(join(installed, t))), []);
   const subpaths = Object.keys(manifest.exports).filter((k) => k !== "./package.json");
-  assert.deepEqual(subpaths, [".", "./sigil", "./backoff", "./random", "./duration", "./policy", "./chart", "./retry"]);
+  assert.deepEqual(subpaths, [".", "./sigil", "./backoff", "./random", "./duration", "./policy", "./chart", "./retry", "./queues"]);
   for (const s of subpaths) {
     // One declaration file per entry point serves `import` and `require`.
     assert.match(manifest.exports[s].types, /^\.\/dist\/types\/\w+\.d\.ts$/, s);

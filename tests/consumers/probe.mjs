@@ -162,7 +162,7 @@ const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
 export function expected(seeded) {
   return {
     names: {
-      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", "retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds"].sort(),
+      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", "retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds", "retryMessage", "bullmqBackoff"].sort(),
       sigil: SIGIL_NAMES,
       backoff: BACKOFF_NAMES,
       random: RANDOM_NAMES,

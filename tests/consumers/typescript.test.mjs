@@ -40,6 +40,10 @@ import {
   type DurationUnitShort,
 } from "backoff-wasm/duration";
 import { Backoff as Policy } from "backoff-wasm/policy";
+import {
+  retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
+  type BullBackoffStrategy,
+} from "backoff-wasm/queues";
 import * as root from "backoff-wasm";
 
 // /sigil
@@ -148,8 +152,26 @@ const rootValues = [
 ] satisfies number[];
 const rootErrors: [typeof root.SigilError, typeof root.InvalidDurationError] = [root.SigilError, root.InvalidDurationError];
 
+// backoff-wasm/queues: a workers-types Message and BullMQ's BackoffStrategy (as those packages
+// declare them; neither is a dependency) fit the structural types.
+interface QueuesMessage<Body = unknown> {
+  readonly id: string; readonly timestamp: Date; readonly body: Body; readonly attempts: number;
+  retry(options?: { delaySeconds?: number }): void; ack(): void;
+}
+interface BullMinimalJob { id?: string; name: string; data: unknown; attemptsMade: number }
+type BullStrategy = (attemptsMade: number, type?: string, err?: Error, job?: BullMinimalJob) => Promise<number> | number;
+declare const queuesMessage: QueuesMessage<{ url: string }>;
+const exhausted: OnExhausted = "ack";
+const messageOptions: RetryMessageOptions = { retryAfter: "120", onExhausted: exhausted };
+const queueSeconds: number | undefined = retryMessage(queuesMessage, Policy.exponential("1 second"), messageOptions);
+const like: QueueMessageLike = queuesMessage;
+const bullStrategy: BullStrategy = bullmqBackoff("2 seconds");
+const ours: BullBackoffStrategy = root.bullmqBackoff(root.Backoff.fixed(1));
+const job: BullJobLike = { id: "1" };
+const queued = [queueSeconds, like, bullStrategy, ours(1, "custom", undefined, job), root.retryMessage];
+
 export const used = [
-  limits, one, schedule, windowMs, draw, code, made, options, delay, at, rebuilt, sameClass, fixed, linear, from, waits,
+  queued, limits, one, schedule, windowMs, draw, code, made, options, delay, at, rebuilt, sameClass, fixed, linear, from, waits,
   totalMs, bound, fresh, picked, shuffled, coin, mixed, seedText, stateSeed, restoredFromSchema, vendor, unit, shortUnit, texts,
   longForms, shortForms, fromBigint, ms, seconds, rootOptions,
   rootJson, rootParse, rootTypes, rootOpts, rootRandom, rootCodes, rootSchedule, rootValues, rootErrors,
@@ -192,6 +214,8 @@ toMs(false);
 const unchecked: number = parse("1s").data;
 // @ts-expect-error an unknown option name
 nextDelayMs(1, { baseDelay: 100 });
+// @ts-expect-error onExhausted is "retry" or "ack"
+retryMessage(queuesMessage, 1000, { onExhausted: "drop" });
 // @ts-expect-error a seed may be a number (kept as given), so it is not a string
 const seedAsText: string = seeded.seed;
 void seedAsText;
