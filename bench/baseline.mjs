@@ -33,6 +33,22 @@ export function handBackoff(o) {
   };
 }
 
+/**
+ * Hand-written keyed jitter (the `seed` option): the draw for attempt `n` is the first draw
+ * of the stream seeded `"<seed> <n>"`, ± `jitter` around the capped exponential curve.
+ */
+export function handKeyed(o) {
+  const { base, max, jitter, seed } = o;
+  return {
+    delay(attempt) {
+      if (!(attempt >= 1)) return 0;
+      const d = Math.min(base * 2 ** (attempt - 1), max);
+      const r = handRandom(`${seed} ${attempt}`).next();
+      return Math.round(d * ((1 - jitter) + r * ((1 + jitter) - (1 - jitter))));
+    },
+  };
+}
+
 /** Sigil's `retrySchedule()` with its defaults (no jitter), hand-written. */
 export function handRetrySchedule(maxAttempts = 8, baseDelayMs = 1000, maxDelayMs = 3600000) {
   const out = [];

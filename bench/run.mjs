@@ -20,10 +20,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 
 import { createBackoff } from "../pkg/dist/esm/backoff.js";
-import { retrySchedule } from "../pkg/dist/esm/sigil.js";
+import { nextDelayMs, retrySchedule } from "../pkg/dist/esm/sigil.js";
 import { createRandom } from "../pkg/dist/esm/random.js";
 import { parse } from "../pkg/dist/esm/duration.js";
-import { handBackoff, handRetrySchedule, handRandom, handParse } from "./baseline.mjs";
+import { handBackoff, handKeyed, handRetrySchedule, handRandom, handParse } from "./baseline.mjs";
 
 const require = createRequire(import.meta.url);
 const { ExponentialBackoff, noJitterGenerator } = require("cockatiel");
@@ -70,6 +70,10 @@ const groups = [
         const o = { initialDelay: 1000, maxDelay: 3600000, exponent: 2 };
         return (n) => { let s = 0; for (let i = 0; i < n; i++) s += noJitterGenerator(i & 7, o)[0]; return s; };
       },
+      "retry createTimeout (p-retry's formula)": () => {
+        const o = { minTimeout: 1000, maxTimeout: 3600000, factor: 2, randomize: false };
+        return (n) => { let s = 0; for (let i = 0; i < n; i++) s += retry.createTimeout(i & 7, o); return s; };
+      },
     },
   },
   {
@@ -83,6 +87,26 @@ const groups = [
         const b = seededPair()[1];
         return (n) => { let s = 0; for (let i = 0; i < n; i++) s += b.delay((i & 7) + 1); return s; };
       },
+    },
+  },
+  {
+    name: "delay(n), jitter 0.25, keyed seed",
+    impls: {
+      "backoff-wasm": () => {
+        const b = createBackoff({ base: 1000, max: 3600000, jitter: 0.25, seed: "k" });
+        return (n) => { let s = 0; for (let i = 0; i < n; i++) s += b.delay((i & 7) + 1); return s; };
+      },
+      baseline: () => {
+        const b = handKeyed({ base: 1000, max: 3600000, jitter: 0.25, seed: "k" });
+        return (n) => { let s = 0; for (let i = 0; i < n; i++) s += b.delay((i & 7) + 1); return s; };
+      },
+    },
+  },
+  {
+    name: "sigil nextDelayMs(n)",
+    impls: {
+      "backoff-wasm": () => (n) => { let s = 0; for (let i = 0; i < n; i++) s += nextDelayMs((i & 7) + 1); return s; },
+      baseline: () => (n) => { let s = 0; for (let i = 0; i < n; i++) s += Math.min(1000 * 2 ** (i & 7), 3600000); return s; },
     },
   },
   {
@@ -175,6 +199,13 @@ function equalityChecks() {
     assert.equal(ours.delay(n), DelayFactory(eo, n).delay, `exponential-backoff delay(${n})`);
     assert.equal(ours.delay(n), noJitterGenerator(n - 1, { initialDelay: 1000, maxDelay: 3600000 })[0]);
   }
+  const keyedOurs = createBackoff({ base: 1000, max: 3600000, jitter: 0.25, seed: "k" });
+  const keyedHand = handKeyed({ base: 1000, max: 3600000, jitter: 0.25, seed: "k" });
+  for (let n = 1; n <= 40; n++) {
+    assert.equal(keyedOurs.delay(n), keyedHand.delay(n), `keyed delay(${n})`);
+    assert.equal(nextDelayMs(n), Math.min(1000 * 2 ** (n - 1), 3600000), `nextDelayMs(${n})`);
+    assert.equal(ours.delay(n), retry.createTimeout(n - 1, { minTimeout: 1000, maxTimeout: 3600000, factor: 2 }), `retry createTimeout(${n - 1})`);
+  }
   const [so, sh] = seededPair();
   for (let n = 1; n <= 200; n++) assert.equal(so.delay(n % 12), sh.delay(n % 12), `seeded delay ${n}`);
   assert.deepEqual(retrySchedule(), handRetrySchedule());
@@ -242,11 +273,28 @@ function coldStart() {
   return out;
 }
 
+// ------------------------------------------------------------------ wasm calls
+function wasmCallCounts() {
+  const r = spawnSync(process.execPath, [join(here, "calls.mjs")], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+/** Issue 18's table: time per operation relative to the hand-written JS (lower is faster). */
+const GOALS = [
+  ["delay(n), exponential, cap, no jitter", "delay(n), no jitter", 0.8],
+  ["± jitter from a seeded stream", "delay(n), jitter 0.25, seeded stream", 1.0],
+  ["keyed seed jitter", "delay(n), jitter 0.25, keyed seed", 1.2],
+  ["Sigil nextDelayMs(n)", "sigil nextDelayMs(n)", 1.5],
+  ["retrySchedule() (8 attempts)", "sigil retrySchedule()", 1.5],
+];
+
 // ------------------------------------------------------------------ main
 const fmt = (x, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 equalityChecks();
 const rows = await throughput();
 const cold = coldStart();
+const calls = wasmCallCounts();
 
 console.log(`\nbackoff-wasm benchmarks — node ${process.version}, ${os.cpus()[0]?.model ?? "?"} x${os.cpus().length}, ${TIME} ms per task\n`);
 console.log(`${"case".padEnd(40)} ${"implementation".padEnd(34)} ${"ops/s".padStart(14)} ${"ns/op".padStart(9)} ${"vs baseline".padStart(12)}`);
@@ -255,6 +303,22 @@ for (const r of rows) {
   console.log(`${(r.group === last ? "" : r.group).padEnd(40)} ${r.impl.padEnd(34)} ${fmt(r.opsPerSec).padStart(14)} ${fmt(r.nsPerOp, 1).padStart(9)} ${(fmt(r.vsBaseline, 2) + "x").padStart(12)}`);
   last = r.group;
 }
+console.log("\nissue 18's table (time per operation, relative to the hand-written JS in this run)");
+console.log(`${"case".padEnd(40)} ${"backoff-wasm".padStart(13)} ${"goal".padStart(7)}  fastest peer`);
+const table = [];
+for (const [label, group, goal] of GOALS) {
+  const inGroup = rows.filter((r) => r.group === group);
+  const ours = inGroup.find((r) => r.impl === "backoff-wasm");
+  const peers = inGroup.filter((r) => r.impl !== "backoff-wasm" && r.impl !== "baseline");
+  const best = peers.sort((a, b) => a.nsPerOp - b.nsPerOp)[0];
+  const ratio = 1 / ours.vsBaseline;
+  table.push({ case: label, timeVsHandJs: ratio, goal, nsPerOp: ours.nsPerOp, fastestPeer: best ? { impl: best.impl, timeVsHandJs: 1 / best.vsBaseline } : undefined });
+  console.log(`${label.padEnd(40)} ${(fmt(ratio, 2) + "x").padStart(13)} ${("<= " + goal + "x").padStart(7)}  ${best ? `${best.impl} ${fmt(1 / best.vsBaseline, 2)}x` : "-"}`);
+}
+const construct = rows.find((r) => r.group === "createBackoff() construction" && r.impl === "backoff-wasm");
+console.log(`${"createBackoff()".padEnd(40)} ${(fmt(construct.nsPerOp, 0) + " ns").padStart(13)} ${"<= 300 ns".padStart(7)}`);
+console.log("\nwasm export calls per operation (bench/calls.mjs, 1000 operations each)");
+for (const [name, n] of Object.entries(calls)) console.log(`  ${name.padEnd(44)} ${fmt(n, 2).padStart(6)}`);
 console.log(`\ncold start (median of ${COLD_RUNS} spawns)`);
 for (const [name, v] of Object.entries(cold)) {
   console.log(`  ${name.padEnd(48)} ${fmt(v.medianMs, 1).padStart(8)} ms  (+${fmt(v.overBareMs, 1)} ms over bare node)`);
@@ -262,6 +326,6 @@ for (const [name, v] of Object.entries(cold)) {
 mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, JSON.stringify({
   date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length,
-  timePerTaskMs: TIME, batch: BATCH, throughput: rows, coldStart: cold, sink: Number.isFinite(sink),
+  timePerTaskMs: TIME, batch: BATCH, throughput: rows, issue18: table, wasmCalls: calls, coldStart: cold, sink: Number.isFinite(sink),
 }, null, 2) + "\n");
 console.log(`\nsaved ${OUT}`);

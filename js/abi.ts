@@ -11,6 +11,10 @@
  * @module
  */
 import * as wasm from "./wasm.js";
+import {
+  REGISTER_LEN, SLOT_COUNT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
+  TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
+} from "./boundary.js";
 
 /**
  * The instance's exports: every loader has already initialised the glue, so
@@ -18,22 +22,10 @@ import * as wasm from "./wasm.js";
  */
 const memory: WebAssembly.Memory = wasm.initSync({ module: undefined as never }).memory;
 
-// Type tags, as `src/bindings/mod.rs` (`tags`) defines them.
-/** Tag of `undefined`. */
-export const UNDEFINED = 0;
-/** Tag of a number. */
-export const NUMBER = 1;
-/** Tag of a string. */
-export const STRING = 2;
-const BOOLEAN = 3;
-const NULL = 4;
 /** Tag of a function. */
-export const FUNCTION = 5;
+export const FUNCTION = TAG_FUNCTION;
 /** Tag of an array (`Array.isArray`). */
-export const ARRAY = 6;
-const OBJECT = 7;
-const SYMBOL = 8;
-const BIGINT = 9;
+export const ARRAY = TAG_ARRAY;
 
 /** `Array.isArray(v)`, `false` for a revoked Proxy (which throws there). */
 function isArray(v: unknown): boolean {
@@ -47,16 +39,16 @@ function isArray(v: unknown): boolean {
 /** The type tag of a JavaScript value. */
 export function tag(v: unknown): number {
   switch (typeof v) {
-    case "undefined": return UNDEFINED;
-    case "number": return NUMBER;
-    case "string": return STRING;
-    case "boolean": return BOOLEAN;
-    case "function": return FUNCTION;
-    case "symbol": return SYMBOL;
-    case "bigint": return BIGINT;
+    case "undefined": return TAG_UNDEFINED;
+    case "number": return TAG_NUMBER;
+    case "string": return TAG_STRING;
+    case "boolean": return TAG_BOOLEAN;
+    case "function": return TAG_FUNCTION;
+    case "symbol": return TAG_SYMBOL;
+    case "bigint": return TAG_BIGINT;
   }
-  if (v === null) return NULL;
-  return isArray(v) ? ARRAY : OBJECT;
+  if (v === null) return TAG_NULL;
+  return isArray(v) ? TAG_ARRAY : TAG_OBJECT;
 }
 
 /** The number that travels with a tag: the value itself, or `NaN` for a non-number. */
@@ -64,7 +56,6 @@ export function num(v: unknown): number {
   return typeof v === "number" ? v : Number.NaN;
 }
 
-const SLOT_COUNT = 24;
 const SLOTS = wasm.slots();
 let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
 
@@ -74,14 +65,18 @@ export function slots(): Float64Array {
   return view;
 }
 
+/** Its address: short text is written there without a call. */
+const TEXT_AT = wasm.textBuffer(0);
+
 /**
  * Writes the UTF-16 code units of `s` (lone surrogates included) into wasm's
- * text buffer for the next call that takes text; returns their count.
+ * text buffer for the next call that takes text; returns their count. Text of
+ * up to 256 code units costs no wasm call.
  * @throws RangeError when wasm memory cannot grow to hold the text.
  */
 export function text(s: string): number {
   const len = s.length;
-  const at = wasm.textBuffer(len);
+  const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len);
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
   // One view over all of memory, re-made only when memory grew (no view allocated per call).
   if (units.buffer !== memory.buffer) units = new Uint16Array(memory.buffer);
@@ -107,20 +102,39 @@ export function duration(v: unknown): number {
   return typeof v === "string" ? durationMs(v) : num(v);
 }
 
-/** The four words of the unfinished hash of `"<String(seed)> "`, for keyed draws. */
-export function keyPrefix(seed: unknown): [number, number, number, number] {
-  wasm.keyPrefix(text(String(seed)));
-  const s = slots();
-  return [s[0] as number, s[1] as number, s[2] as number, s[3] as number];
+// ------------------------------------------------------------------ the policy register
+
+let register: Float64Array | undefined;
+/** The record whose copy is in the register now (`undefined`: unknown). */
+let loaded: Float64Array | undefined;
+
+/** The policy register (a view re-made if memory grew). */
+export function reg(): Float64Array {
+  // Made on first use (an entry point that never compiles a policy does not ask wasm for it).
+  if (register === undefined || register.buffer !== memory.buffer) {
+    register = new Float64Array(memory.buffer, wasm.register(), REGISTER_LEN);
+  }
+  return register;
 }
 
-/** The keyed draw for `key`: the first draw of `"<seed> <String(key)>"`. */
-export function keyedUnit(k: readonly number[], key: number): number {
-  const [a, b, c, d] = k as [number, number, number, number];
-  const r = wasm.keyedDraw(a, b, c, d, key);
-  // NaN: a key Rust cannot write as JavaScript does (not an integer below 2^54).
-  // `+key`: the number wasm saw (an attempt passed as text is converted, as by any export).
-  return r === r ? r : wasm.keyedDrawText(a, b, c, d, text(String(+key)));
+/** Puts a compiled policy `rec` into the register unless it is already there (no wasm call). */
+export function load(rec: Float64Array): void {
+  if (loaded !== rec) {
+    reg().set(rec);
+    loaded = rec;
+  }
+}
+
+/** The compiled policy `compile*` just wrote: a copy of the register's first `len` doubles, now loaded. */
+export function compiled(len: number): Float64Array {
+  const rec = reg().slice(0, len);
+  loaded = rec;
+  return rec;
+}
+
+/** Tells the register's tracking that a call (Sigil's) replaced its content. */
+export function replaced(): void {
+  loaded = undefined;
 }
 
 /** The wait a `Retry-After` field value asks for at `now`, ms, or `undefined`. */

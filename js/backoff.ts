@@ -1,14 +1,24 @@
 /**
  * `backoff-wasm/backoff` and `backoff-wasm/policy`: `createBackoff` of
  * `@sdxc/backoff` (API.md section 2) and the fluent `Backoff` policy value
- * (section 5) — one class. Options are validated once, in wasm, into plain
- * numbers; a policy owns no wasm memory, and `delay()` is a few numeric wasm calls.
+ * (section 5) — one class. Options are validated once, in wasm, into a
+ * compiled policy: a `Float64Array` record this object carries (numbers, not
+ * wasm memory: nothing to free, no `FinalizationRegistry`, no leak). Each
+ * `delay()` is ONE wasm call, `delay` in src/bindings/backoff.rs, which runs
+ * the composition of src/core/policy.rs (`Policy::delay_with`) with the draws
+ * of the policy's source (a seeded stream and keyed draws inside Rust; a
+ * JavaScript `random` through js/draw.ts).
  * @module
  */
 import * as wasm from "./wasm.js";
-import { duration, FUNCTION, keyedUnit, keyPrefix, num, slots, tag } from "./abi.js";
-import { BACKOFF_OPTIONS, fail, invalid, knownKeys, RANGE, TYPE } from "./errors.js";
+import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "./abi.js";
+import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
+import {
+  GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
+  REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
+} from "./boundary.js";
 import { isSeeded, STREAM, systemRandom, type Random } from "./streams.js";
+import { use } from "./draw.js";
 import type { DurationInput } from "./duration.js";
 
 /**
@@ -51,6 +61,12 @@ export interface BackoffSharedOptions {
    * iteration and `retry()`. An extension of this package; the fluent form is `.maxAttempts(n)`.
    */
   maxAttempts?: number;
+  /**
+   * A hard bound on every wait, jitter included (the fluent `.cap(max)`): a jittered wait
+   * whose band crosses it is drawn uniformly from the band truncated at it
+   * (± `f`: `[d(1-f), min(d(1+f), cap)]`), so no wait exceeds it. >= base.
+   */
+  cap?: DurationInput;
 }
 
 /** A growing curve. */
@@ -61,14 +77,14 @@ export interface BackoffCurveOptions extends BackoffSharedOptions {
   growth?: "exponential" | "linear" | "constant";
   /** Exponential multiplier, finite and >= 1 (default 2); only with exponential growth. */
   factor?: number;
-  /** Ceiling of each wait before jitter, >= base; unbounded when omitted. */
+  /** Ceiling of each wait before jitter, >= base; unbounded when omitted (`@sdxc/backoff`'s rule: a jittered wait may exceed it by the jitter fraction). */
   max?: DurationInput;
   steps?: never;
 }
 
 /** A fixed list of waits; the last repeats. */
 export interface BackoffStepsOptions extends BackoffSharedOptions {
-  /** A non-empty list of waits. */
+  /** A non-empty list of at most 1000 waits (a longer list, or one claiming a longer `length`, is a RangeError). */
   steps: readonly DurationInput[];
   base?: never;
   growth?: never;
@@ -85,8 +101,10 @@ export interface BackoffCurveJSON {
   base: number;
   /** Present for exponential growth. */
   factor?: number;
-  /** Present when capped. */
+  /** Present when a ceiling before jitter is set. */
   max?: number;
+  /** Present when a hard bound after jitter is set (`.cap()`). */
+  cap?: number;
   free: number;
   jitter: Jitter;
   seed?: string;
@@ -97,6 +115,8 @@ export interface BackoffCurveJSON {
 /** What `toJSON()` returns for a steps policy. */
 export interface BackoffStepsJSON {
   steps: number[];
+  /** Present when a hard bound after jitter is set (`.cap()`). */
+  cap?: number;
   free: number;
   jitter: Jitter;
   seed?: string;
@@ -113,34 +133,9 @@ export interface BackoffStepsJSON {
  */
 export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
-/** The validated numbers of a policy (from `compileCurve`, `compileStep` and `compileShared`). */
-interface Compiled {
-  growth: number;
-  base: number;
-  factor: number;
-  cap: number;
-  steps: number[] | undefined;
-  free: number;
-  jitter: number;
-  fraction: number;
-  attempts: number | undefined;
-  key: [number, number, number, number] | undefined;
-}
 
-const GROWTH = ["exponential", "linear", "constant"] as const;
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
-const JITTER_NAMES: Record<number, "full" | "equal" | "decorrelated"> = { 3: "full", 4: "equal", 5: "decorrelated" };
-/** Jitter kinds by code: `JITTER_KINDS.indexOf(name) + 3` is the `Jitter` code of a name. */
-const JITTER_KINDS = ["full", "equal", "decorrelated"] as const;
-const JITTER_DECORRELATED = 5;
-/** Draw sources; 1–3 are `randomKind` codes (function, float(), next()). */
-const SOURCE_DEFAULT = 0;
-const SOURCE_FUNCTION = 1;
-const SOURCE_FLOAT = 2;
-const SOURCE_NEXT = 3;
-const SOURCE_SEEDED = 4;
-const SOURCE_KEYED = 5;
 let defaultRandom: Random | undefined;
 
 type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
@@ -154,23 +149,31 @@ type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
  * 4 min 16 s, then 5 min for ever.
  */
 export class Backoff implements Iterable<number> {
+  /** The options this policy was built from (its own copy: steps as ms numbers). */
   readonly #options: Readonly<Record<string, unknown>>;
-  readonly #p: Compiled;
-  readonly #random: RandomOption | undefined;
-  readonly #source: number;
+  /** The compiled policy (layout `rec` of src/bindings/backoff.rs). */
+  readonly #rec: Float64Array;
+  /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
+  readonly #source: unknown;
+  /** A seeded stream to load into wasm before a delay. */
+  readonly #stream: { [STREAM](): void } | undefined;
 
-  /** Use `createBackoff` or the static factories. @throws TypeError when `options` is not an object. */
+  /**
+   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
+   * @throws TypeError when `options` is not an object.
+   */
   private constructor(options: Record<string, unknown>, fluent: boolean) {
     if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-    const p = compile(options, fluent);
-    const random = options.random as RandomOption | undefined;
-    let source = SOURCE_DEFAULT;
-    if (p.key !== undefined) source = SOURCE_KEYED;
-    else if (random !== undefined) source = isSeeded(random) ? SOURCE_SEEDED : randomKind(random);
-    this.#options = Object.freeze({ ...options });
-    this.#p = p;
-    this.#random = random;
-    this.#source = source;
+    const rec = compile(options, fluent);
+    const kind = rec[REC_SOURCE];
+    const random = options.random;
+    this.#rec = rec;
+    this.#stream = kind === SOURCE_SEEDED ? (random as { [STREAM](): void }) : undefined;
+    this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
+    // `options` is always this policy's own copy (every caller makes a fresh object), and it
+    // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
+    if (rec[REC_GROWTH] === STEPPED) options.steps = Array.from(rec.subarray(REC_HEADER));
+    this.#options = Object.freeze(options);
   }
 
   /** @internal */
@@ -235,9 +238,14 @@ export class Backoff implements Iterable<number> {
     return this.#with("maxAttempts", n, "maxAttempts");
   }
 
-  /** No single wait (before jitter) above `max`. @throws RangeError when below the interval. */
+  /**
+   * No single wait above `max`, jitter included: a jittered wait whose band crosses it is
+   * drawn uniformly from the band truncated at it (± `f`: `[d(1-f), min(d(1+f), max)]`).
+   * (`createBackoff`'s `max` is the ceiling before jitter; a policy may carry both.)
+   * @throws RangeError when below the interval.
+   */
   cap(max: DurationInput): Backoff {
-    return this.#with("max", max, "cap");
+    return this.#with("cap", max, "cap");
   }
 
   /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`, `"equal"`, `"decorrelated"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`, TypeError for an unknown kind. */
@@ -266,7 +274,8 @@ export class Backoff implements Iterable<number> {
 
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
   get attempts(): number | undefined {
-    return this.#p.attempts;
+    const n = this.#rec[REC_ATTEMPTS] as number;
+    return n === n ? n : undefined;
   }
 
   /**
@@ -274,88 +283,46 @@ export class Backoff implements Iterable<number> {
    * `attempt - free < 1` (or `NaN`) gives 0 with no draw; otherwise the
    * pre-jitter delay, then one draw when jittered. Never throws for a number;
    * an uncapped exponential curve may reach `Infinity`.
-   * @throws RangeError only when a user-supplied `random` returns a draw outside its range.
+   * @throws RangeError only when a user-supplied `random` returns a draw outside its range;
+   *   whatever that `random` throws passes through.
    */
   delay(attempt: number): number {
-    const p = this.#p;
-    if (p.jitter === JITTER_DECORRELATED) {
-      const n = wasm.countedAttempt(attempt, p.free);
-      return n === 0 ? 0 : this.#decorrelated(n);
-    }
-    const d = this.#nominal(attempt);
-    if (d < 0) return 0;
-    if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return d;
-    switch (this.#source) {
-      case SOURCE_SEEDED:
-        (this.#random as unknown as { [STREAM](): void })[STREAM]();
-        return wasm.streamJitter(p.jitter, p.fraction, d);
-      case SOURCE_KEYED:
-        return fromUnit(p, d, keyedUnit(p.key as number[], attempt));
-      case SOURCE_DEFAULT:
-        return fromUnit(p, d, (defaultRandom ??= systemRandom()).next());
-      case SOURCE_NEXT:
-        return fromUnit(p, d, (this.#random as Random).next());
-      case SOURCE_FUNCTION:
-        return fromUnit(p, d, (this.#random as () => number)());
-      default: {
-        wasm.jitterRange(p.jitter, p.fraction, d);
-        const s = slots();
-        const lo = s[0] as number;
-        const hi = s[1] as number;
-        const x = (this.#random as Pick<Random, "float">).float(lo, hi);
-        const v = wasm.floatDraw(lo, hi, num(x));
-        if (v !== v) fail([x]);
-        return wasm.jitterFinish(p.jitter, p.fraction, d, v);
-      }
-    }
-  }
-
-  /** The pre-jitter delay for `attempt`, or -1 for a free attempt. */
-  #nominal(attempt: number): number {
-    const p = this.#p;
-    if (p.steps === undefined) return wasm.curveDelay(p.growth, p.base, p.factor, p.cap, p.free, attempt);
-    const i = wasm.stepIndex(p.steps.length, p.free, attempt);
-    return i < 0 ? -1 : (p.steps[i] as number);
+    load(this.#rec);
+    if (this.#stream !== undefined) this.#stream[STREAM]();
+    use(this.#source);
+    const d = wasm.delay(attempt, 0);
+    return d === d ? d : failed(attempt);
   }
 
   /**
-   * The exact range of `delay(attempt)`, computed from the jitter kind (no draw is taken):
-   * `nominal` is the pre-jitter delay (`undefined` for decorrelated jitter, which has none),
-   * and every jittered result is an integer in `[min, max]` (`min === max === nominal`
+   * The exact range of `delay(attempt)`, computed by the same composition with the extreme
+   * draws (no draw is taken): `nominal` is the pre-jitter delay (`undefined` for decorrelated
+   * jitter, which has none), and every result is in `[min, max]` (`min === max === nominal`
    * without jitter; all 0 for a free attempt).
    */
   bounds(attempt: number): { nominal: number | undefined; min: number; max: number } {
-    const p = this.#p;
-    if (p.jitter === JITTER_DECORRELATED) {
-      const n = wasm.countedAttempt(attempt, p.free);
-      if (n === 0) return { nominal: 0, min: 0, max: 0 };
-      wasm.jitterBand(p.jitter, p.fraction, 0, p.base, p.cap, n);
-      const s = slots();
-      return { nominal: undefined, min: s[0] as number, max: s[1] as number };
-    }
-    const d = this.#nominal(attempt);
-    if (d < 0) return { nominal: 0, min: 0, max: 0 };
-    if (p.jitter === 0 || !wasm.jitterDraws(p.jitter, p.fraction, d)) return { nominal: d, min: d, max: d };
-    wasm.jitterBand(p.jitter, p.fraction, d, p.base, p.cap, 0);
+    load(this.#rec);
+    wasm.bounds(attempt);
     const s = slots();
-    return { nominal: d, min: s[0] as number, max: s[1] as number };
+    const nominal = s[0] as number;
+    return { nominal: nominal === nominal ? nominal : undefined, min: s[1] as number, max: s[2] as number };
   }
 
-  #decorrelated(n: number): number {
-    const p = this.#p;
-    switch (this.#source) {
-      case SOURCE_SEEDED:
-        (this.#random as unknown as { [STREAM](): void })[STREAM]();
-        return wasm.streamDecorrelated(p.base, p.cap, n);
-      case SOURCE_KEYED: {
-        const k = p.key as number[];
-        return wasm.keyedDecorrelated(k[0]!, k[1]!, k[2]!, k[3]!, p.base, p.cap, n);
-      }
-      case SOURCE_DEFAULT:
-        return jsDecorrelated((defaultRandom ??= systemRandom()), SOURCE_NEXT, p.base, p.cap, n);
-      default:
-        return jsDecorrelated(this.#random, this.#source, p.base, p.cap, n);
+  /**
+   * `{ min, max }` of the whole schedule's total wait: the sums of `bounds(n)` over
+   * retries 1 … attempts - 1 (the longest a caller can wait in all, for alerting).
+   * @throws RangeError when the policy has no `maxAttempts` (the schedule is endless).
+   */
+  totalBounds(): { min: number; max: number } {
+    const n = this.#bounded("totalBounds()");
+    let min = 0;
+    let max = 0;
+    for (let retry = 1; retry < n; retry++) {
+      const b = this.bounds(retry);
+      min += b.min;
+      max += b.max;
     }
+    return { min, max };
   }
 
   /**
@@ -389,7 +356,7 @@ export class Backoff implements Iterable<number> {
   }
 
   #bounded(what: string): number {
-    const n = this.#p.attempts;
+    const n = this.attempts;
     if (n === undefined) {
       throw invalid(RANGE, "maxAttempts", `set (e.g. .maxAttempts(5)) before ${what}: without it the schedule is endless`, n);
     }
@@ -399,133 +366,86 @@ export class Backoff implements Iterable<number> {
 
   /** The waits in order: `attempts - 1` of them, or endless when uncapped. */
   *[Symbol.iterator](): Iterator<number> {
-    const n = this.#p.attempts ?? Number.POSITIVE_INFINITY;
+    const n = this.attempts ?? Number.POSITIVE_INFINITY;
     for (let retry = 1; retry < n; retry++) yield this.delay(retry);
   }
 
-  /** Plain options (ms numbers) that rebuild this policy with `createBackoff`; `random` is left out. */
+  /**
+   * Plain options (ms numbers) that rebuild this policy with `createBackoff`; `random` is left
+   * out. The ceiling before jitter is `max`, the hard bound after jitter `cap`.
+   */
   toJSON(): BackoffJSON {
-    const p = this.#p;
-    const jitter = JITTER_NAMES[p.jitter] ?? p.fraction;
+    const p = this.#rec;
+    const code = p[REC_JITTER] as number;
+    const jitter = code >= JITTER_FULL ? (JITTER_NAMES[code - JITTER_FULL] as Jitter) : (p[REC_FRACTION] as number);
     let out: BackoffJSON;
-    if (p.steps) {
-      out = { steps: [...p.steps], free: p.free, jitter };
+    if (p[REC_GROWTH] === STEPPED) {
+      out = { steps: Array.from(p.subarray(REC_HEADER)), free: p[REC_FREE] as number, jitter };
     } else {
-      const curve: BackoffCurveJSON = { growth: GROWTH[p.growth] as BackoffCurveJSON["growth"], base: p.base, free: p.free, jitter };
-      if (p.growth === 0) curve.factor = p.factor;
-      if (p.cap !== Number.POSITIVE_INFINITY) curve.max = p.cap;
+      const growth = GROWTH_NAMES[p[REC_GROWTH] as number] as BackoffCurveJSON["growth"];
+      const curve: BackoffCurveJSON = { growth, base: p[REC_BASE] as number, free: p[REC_FREE] as number, jitter };
+      if (growth === "exponential") curve.factor = p[REC_FACTOR] as number;
+      if (p[REC_MAX] !== Number.POSITIVE_INFINITY) curve.max = p[REC_MAX] as number;
       out = curve;
     }
-    if (p.attempts !== undefined) out.maxAttempts = p.attempts;
+    if (p[REC_CAP] !== Number.POSITIVE_INFINITY) out.cap = p[REC_CAP] as number;
+    const attempts = this.attempts;
+    if (attempts !== undefined) out.maxAttempts = attempts;
     const seed = this.#options.seed;
     if (seed !== undefined) out.seed = String(seed);
     return out;
   }
 }
 
-/**
- * The jittered delay from a raw draw `r` of a bare function or `next()` source
- * (or a keyed draw): all-number wasm call; a draw outside `[0, 1]` or not a
- * number throws the RangeError naming `random`.
- */
-function fromUnit(p: Compiled, d: number, r: unknown): number {
-  const x = wasm.jitterUnit(p.jitter, p.fraction, d, num(r));
-  if (x !== x) fail([r]);
-  return x;
-}
-
-/**
- * Decorrelated jitter for counted attempt `n`, drawing from a JavaScript source
- * (`kind`: function, `float()` or `next()`) one draw per step; the recurrence
- * is wasm's (`decorrelatedSteps` … `decorrelatedFinish`). A draw out of range
- * throws the RangeError naming `random`; an exception of the source passes through.
- */
-function jsDecorrelated(src: unknown, kind: number, base: number, cap: number, n: number): number {
-  const steps = wasm.decorrelatedSteps(n);
-  let sleep = base;
-  for (let i = 0; i < steps; i++) {
-    const hi = wasm.decorrelatedHigh(sleep);
-    let x: number;
-    if (kind === SOURCE_FLOAT) {
-      const v = (src as Pick<Random, "float">).float(base, hi);
-      x = wasm.floatDraw(base, hi, num(v));
-      if (x !== x) fail([v]);
-    } else {
-      const r = kind === SOURCE_NEXT ? (src as Pick<Random, "next">).next() : (src as () => unknown)();
-      x = wasm.unitDraw(base, hi, num(r));
-      if (x !== x) fail([r]);
-    }
-    sleep = wasm.decorrelatedNext(x, cap);
+/** The tags of a `random` option's `float` and `next` (`next` read only when `float` is not a function); 0s when reading them threw. */
+function sourceTags(random: unknown): [boolean, number, number] {
+  if (typeof random !== "object" || random === null) return [false, 0, 0];
+  try {
+    if (isSeeded(random)) return [true, 0, 0];
+    const floatTag = tag((random as { float?: unknown }).float);
+    return [false, floatTag, floatTag === FUNCTION ? 0 : tag((random as { next?: unknown }).next)];
+  } catch {
+    // A revoked Proxy or a throwing getter: not a source (the package's TypeError naming `random`).
+    return [false, 0, 0];
   }
-  return wasm.decorrelatedFinish(sleep);
 }
 
 /**
- * Classifies a `random` option (1 a function, 2 with `float(min, max)`, 3 with
- * `next()`); TypeError otherwise. `next` is read only when `float` is not a function.
+ * Compiles options (a plain copy) once, in wasm (API.md sections 2 and 5), in the original
+ * order: option names, the shape (`compileCurve`; for steps the length, then each step),
+ * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Strings cross
+ * as codes (growth, jitter kinds) or parse results (durations). Returns the record.
  */
-function randomKind(random: unknown): number {
-  const t = tag(random);
-  let floatTag = 0;
-  let nextTag = 0;
-  if (typeof random === "object" && random !== null) {
-    floatTag = tag((random as { float?: unknown }).float);
-    if (floatTag !== FUNCTION) nextTag = tag((random as { next?: unknown }).next);
-  }
-  const kind = wasm.randomKind(t, floatTag, nextTag);
-  if (kind === 0) fail([random]);
-  return kind;
-}
-
-/**
- * Validates options (a plain copy) once, in wasm (API.md section 2), in the
- * original order: option names, the shape (`compileCurve`; for steps the
- * length, then each step), then `free`, `jitter`, `seed`, `maxAttempts`
- * (`compileShared`). Strings cross as codes (growth, jitter kinds) or parse
- * results (durations).
- */
-function compile(o: Record<string, unknown>, fluent: boolean): Compiled {
-  knownKeys(o, BACKOFF_OPTIONS);
-  const { base, steps, growth, factor, max } = o;
+function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
+  const name = unknownKey(o, BACKOFF_OPTIONS);
+  const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
   // Values in the order of the `arg` indexes of src/bindings/backoff.rs.
-  const values = [base, steps, growth, factor, max, o.free, o.jitter, o.seed, o.maxAttempts];
+  const values = [base, steps, growth, factor, max, free, jitter, seed, maxAttempts, cap, random, name];
   const code = (list: readonly string[], v: unknown, offset: number) =>
     typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
   if (
-    wasm.compileCurve(fluent, tag(base), duration(base), tag(steps), tag(growth), code(GROWTH, growth, 0),
-      tag(factor), num(factor), tag(max), duration(max)) !== 0
+    wasm.compileCurve(fluent, name !== undefined, tag(base), duration(base), tag(steps), tag(growth),
+      code(GROWTH_NAMES, growth, 0), tag(factor), num(factor), tag(max), duration(max), tag(cap), duration(cap)) !== 0
   ) fail(values);
-  let s = slots();
-  const growthCode = s[0] as number;
-  const p: Compiled = {
-    growth: growthCode, base: s[1] as number, factor: s[2] as number, cap: s[3] as number,
-    steps: undefined, free: 0, jitter: 0, fraction: 0, attempts: undefined, key: undefined,
-  };
-  if (growthCode === -1) {
+  let len = REC_HEADER;
+  if (reg()[REC_GROWTH] === STEPPED) {
     const list = steps as unknown[];
     if (wasm.compileSteps(num(list.length)) !== 0) fail(values);
-    const len = slots()[0] as number;
-    const ms: number[] = [];
-    for (let i = 0; i < len; i++) {
+    const n = reg()[REC_STEPS] as number;
+    for (let i = 0; i < n; i++) {
       const v = list[i];
       if (wasm.compileStep(tag(v), duration(v), i) !== 0) fail([v]);
-      ms.push(slots()[0] as number);
     }
-    p.steps = ms;
+    len += n;
   }
-  const { free, jitter, seed, random, maxAttempts } = o;
-  const jitterX = typeof jitter === "string" ? code(JITTER_KINDS, jitter, 3) : num(jitter);
+  const jitterX = typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter);
+  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
+  const [seeded, floatTag, nextTag] = sourceTags(random);
   if (
-    wasm.compileShared(fluent, growthCode === -1, p.cap, tag(free), num(free), tag(jitter), jitterX, tag(seed), tag(random),
-      tag(maxAttempts), num(maxAttempts)) !== 0
+    wasm.compileShared(fluent, tag(free), num(free), tag(jitter), jitterX, tag(seed), seedLen, tag(maxAttempts),
+      num(maxAttempts), tag(random), seeded, floatTag, nextTag) !== 0
   ) fail(values);
-  s = slots();
-  p.free = s[0] as number;
-  p.jitter = s[1] as number;
-  p.fraction = s[2] as number;
-  p.attempts = Number.isNaN(s[3]) ? undefined : s[3];
-  if (s[4] === 1) p.key = keyPrefix(seed);
-  return p;
+  return compiled(len);
 }
 
 /**
@@ -533,8 +453,8 @@ function compile(o: Record<string, unknown>, fluent: boolean): Compiled {
  * `createBackoff({ base: "1 second" })` waits 1000, 2000, 4000, …;
  * `createBackoff({ free: 1, steps: [10, 20] })` waits 0, 10, 20, 20, …
  * @throws RangeError for a negative or unparseable duration, `factor` < 1,
- *   `max` < `base`, jitter outside `[0, 1]`, empty `steps`, a bad `free` or
- *   `maxAttempts`; TypeError for a wrong type, an unknown option or growth,
+ *   `max` < `base`, jitter outside `[0, 1]`, empty `steps` (or more than 1000), a bad
+ *   `free` or `maxAttempts`; TypeError for a wrong type, an unknown option or growth,
  *   `steps` together with curve options, or a `random` that is not a source.
  */
 export function createBackoff(options: BackoffOptions): Backoff {

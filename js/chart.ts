@@ -46,12 +46,14 @@ function integerOption(v: unknown, name: string, min: number, max: number, fallb
 
 function describe(json: ReturnType<Backoff["toJSON"]>): string {
   if (json.jitter === "decorrelated") {
-    return `Retry schedule: decorrelated jitter from ${formatDelay(json.base ?? 0)}, cap ${formatDelay(json.max ?? 0)}`;
+    return `Retry schedule: decorrelated jitter from ${formatDelay(json.base ?? 0)}, cap ${formatDelay(json.cap ?? json.max ?? 0)}`;
   }
   const shape = json.steps
     ? `steps ${json.steps.map(formatDelay).join(", ")}`
     : `${json.growth} from ${formatDelay(json.base ?? 0)}${json.growth === "exponential" && json.factor !== 2 ? ` ×${json.factor}` : ""}`;
-  const cap = json.max === undefined ? "" : `, cap ${formatDelay(json.max)}`;
+  // The hard bound (`.cap()`), else the ceiling before jitter (`max`).
+  const bound = json.cap ?? json.max;
+  const cap = bound === undefined ? "" : `, cap ${formatDelay(bound)}`;
   const jitter = json.jitter === 0 ? "" : `, jitter ${typeof json.jitter === "number" ? `±${json.jitter * 100}%` : json.jitter}`;
   const free = json.free ? `, ${json.free} free` : "";
   return `Retry schedule: ${shape}${cap}${jitter}${free}`;
@@ -93,7 +95,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
     }
   }
 
-  const cap = json.max;
+  const cap = json.cap ?? json.max;
   const top = Math.max(1, ...rows.map((r) => r.max), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]));
   const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
   // Log scale: the axis starts a round step at most half the shortest wait, so the

@@ -167,8 +167,13 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
   return curve as unknown as BackoffOptions;
 }
 
-function render(rows: Row[], total: number, format: string): string {
-  if (format === "json") return JSON.stringify({ retries: rows, totalMs: total }, null, 2);
+/** The line under the table: the shortest and longest total wait any draws can give (`totalBounds()`). */
+function boundsLine(b: { min: number; max: number }): string {
+  return `total wait bounds: ${formatElapsed(b.min)} – ${formatElapsed(b.max)} (${b.min} – ${b.max} ms)`;
+}
+
+function render(rows: Row[], total: number, format: string, bounds: { min: number; max: number }): string {
+  if (format === "json") return JSON.stringify({ retries: rows, totalMs: total, totalBounds: bounds }, null, 2);
   if (format === "csv") return ["retry,delay_ms,elapsed_ms", ...rows.map((r) => `${r.retry},${r.delayMs},${r.elapsedMs}`)].join("\n");
   // One style per column: every delay in one unit, every elapsed time as a clock reading.
   const unit = columnUnit(rows.map((r) => r.delayMs));
@@ -176,7 +181,7 @@ function render(rows: Row[], total: number, format: string): string {
   const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => (row[c] as string).length)));
   const lines = table.map((row) => row.map((cell, c) => (c === 0 ? cell.padStart(widths[0] as number) : cell.padEnd(widths[c] as number))).join("   ").trimEnd());
   if (rows.length === 0) lines.push("(no retries: a single attempt)");
-  lines.push("", `total window: ${formatElapsed(total)} (${total} ms)`);
+  lines.push("", `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(bounds));
   return lines.join("\n");
 }
 
@@ -191,7 +196,7 @@ function bar(cells: number, full: string): string {
 }
 
 /** The schedule as a Unicode bar chart within 80 columns. */
-function barChart(policy: Backoff, rows: Row[], total: number): string {
+function barChart(policy: Backoff, rows: Row[], total: number, totals: { min: number; max: number }): string {
   const bounds = rows.map((r) => policy.bounds(r.retry));
   // Scaled to the largest finite wait; an infinite one (an overflowed curve) is a full bar.
   const top = Math.max(1, ...bounds.map((b) => b.max).filter(Number.isFinite));
@@ -208,7 +213,7 @@ function barChart(policy: Backoff, rows: Row[], total: number): string {
     }
     return `${String(r.retry).padStart(5)} │${line} ${label}`.slice(0, 80);
   });
-  return [...lines, `${" ".repeat(5)} └${"─".repeat(BAR)}`, `total window: ${formatElapsed(total)} (${total} ms)`].join("\n");
+  return [...lines, `${" ".repeat(5)} └${"─".repeat(BAR)}`, `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(totals)].join("\n");
 }
 
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
@@ -272,7 +277,8 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
         throw new UsageError(`--svg: cannot write ${JSON.stringify(values.svg)}: ${(e as Error).message.split("\n")[0]}`);
       }
     }
-    out(values.chart ? barChart(policy, rows, elapsed) : render(rows, elapsed, format));
+    const bounds = policy.totalBounds();
+    out(values.chart ? barChart(policy, rows, elapsed, bounds) : render(rows, elapsed, format, bounds));
     if (values.svg !== undefined) err(`wrote ${values.svg}`);
     return 0;
   } catch (e) {

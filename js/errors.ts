@@ -8,6 +8,12 @@
  */
 import * as wasm from "./wasm.js";
 import { ascii, slots, tag, text } from "./abi.js";
+import { rethrow } from "./draw.js";
+import {
+  ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
+  SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
+  TAG_SYMBOL, TAG_UNDEFINED,
+} from "./boundary.js";
 
 const SIGIL_BRAND = Symbol.for("backoff-wasm.SigilError");
 const DURATION_BRAND = Symbol.for("backoff-wasm.InvalidDurationError");
@@ -92,10 +98,10 @@ export class InvalidDurationError extends Error {
 Object.defineProperty(InvalidDurationError.prototype, DURATION_BRAND, { value: true });
 
 /** Error classes of `invalid`: RangeError, TypeError. */
-export const RANGE = 0;
-export const TYPE = 1;
+export const RANGE = KIND_RANGE;
+export const TYPE = KIND_TYPE;
 /** SigilError, as the wasm checks record it. */
-const SIGIL = 2;
+const SIGIL = KIND_SIGIL;
 
 /**
  * A short, exact description of a received value for error messages:
@@ -111,14 +117,14 @@ function quoteShort(s: string): string {
 
 function describe(v: unknown): string {
   switch (tag(v)) {
-    case 0: return "undefined";
-    case 1: case 3: return String(v);
-    case 2: return quoteShort(v as string);
-    case 4: return "null";
-    case 5: return "a function";
-    case 6: return "an array";
-    case 8: return "a symbol";
-    case 9: return "a bigint";
+    case TAG_UNDEFINED: return "undefined";
+    case TAG_NUMBER: case TAG_BOOLEAN: return String(v);
+    case TAG_STRING: return quoteShort(v as string);
+    case TAG_NULL: return "null";
+    case TAG_FUNCTION: return "a function";
+    case TAG_ARRAY: return "an array";
+    case TAG_SYMBOL: return "a symbol";
+    case TAG_BIGINT: return "a bigint";
     default: return "an object";
   }
 }
@@ -154,20 +160,38 @@ export function fail(values: readonly unknown[]): never {
 export function failure(values: readonly unknown[]): Error {
   const s = slots();
   const at = (i: number) => s[i] as number;
-  const index = at(14);
-  const option = ascii(at(9), at(10)) + (index >= 0 ? `[${index}]` : "");
-  const numbers = [at(15), at(16)];
-  const expected = ascii(at(11), at(12)).replace(/\{\}/g, () => String(numbers.shift()));
-  return error(at(8) === SIGIL ? SIGIL : at(8), option, expected, values[at(13)]);
+  const index = at(ERR_INDEX);
+  const option = ascii(at(ERR_OPTION), at(ERR_OPTION + 1)) + (index >= 0 ? `[${index}]` : "");
+  const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
+  const expected = ascii(at(ERR_EXPECTED), at(ERR_EXPECTED + 1)).replace(/\{\}/g, () => String(numbers.shift()));
+  return error(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
-/** Sigil's option list for `knownKeys` (SigilError). @internal */
-export const SIGIL_OPTIONS = 0;
-/** `createBackoff`'s option list for `knownKeys` (TypeError). @internal */
-export const BACKOFF_OPTIONS = 1;
+/** Sigil's option names (`SIGIL_NAMES`, src/bindings/sigil.rs). @internal */
+export const SIGIL_OPTIONS = SURFACE_SIGIL;
+/** `createBackoff`'s option names (`BACKOFF_NAMES`, src/bindings/backoff.rs). @internal */
+export const BACKOFF_OPTIONS = SURFACE_BACKOFF;
 
-/** Rejects own enumerable keys of `options` that are not option names (typos must not pass silently). @internal */
-export function knownKeys(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): void {
+/** The option names of each surface, read once (on first use) from Rust's list (`"one of a, b, c"`). */
+const names: Set<string>[] = [];
+
+function namesOf(surface: number): Set<string> {
+  let set = names[surface];
+  if (set === undefined) {
+    wasm.optionNames(surface);
+    const s = slots();
+    set = names[surface] = new Set(ascii(s[0] as number, s[1] as number).slice("one of ".length).split(", "));
+  }
+  return set;
+}
+
+/**
+ * The first own enumerable key of `options` that is not an option name of
+ * `surface`, or `undefined`; the wasm check that comes next raises it, in its
+ * place among the other checks (typos must not pass silently). @internal
+ * @throws the package's error when the keys cannot be listed (a revoked Proxy).
+ */
+export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string | undefined {
   let keys: string[];
   try {
     keys = Object.keys(options);
@@ -175,5 +199,24 @@ export function knownKeys(options: object, surface: typeof SIGIL_OPTIONS | typeo
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
     throw error(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
   }
-  for (const key of keys) if (wasm.optionName(surface, text(key)) !== 0) fail([key]);
+  const known = namesOf(surface);
+  for (const key of keys) if (!known.has(key)) return key;
+  return undefined;
 }
+
+/**
+ * After a `delay` call answered NaN (the policy is still in the register): rethrows what a
+ * JavaScript source threw; for a keyed draw whose attempt only JavaScript can write
+ * (`String(attempt)`, not an integer below 2^54) calls again with that text; otherwise throws
+ * the error Rust recorded, naming the value the source returned.
+ * @internal
+ */
+export function failed(attempt: number): number {
+  const raw = rethrow();
+  if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
+    const d = wasm.delay(attempt, text(String(+attempt)));
+    if (d === d) return d;
+  }
+  return fail([raw]);
+}
+

@@ -1,25 +1,29 @@
 /**
  * `backoff-wasm/sigil`: the retry policy of `@sigil/core` (API.md section 1),
- * computed by the shared curve engine (exponential, factor 2, ceiling,
- * subtract-only jitter).
+ * compiled into the same policy as every other surface (exponential, factor 2,
+ * ceiling, subtract-only jitter): `nextDelayMs` is ONE wasm call (`sigil` in
+ * src/bindings/sigil.rs validates the options and answers the delay);
+ * `retrySchedule` validates once, then one `delay` call per retry.
  * @module
  */
 import * as wasm from "./wasm.js";
-import { keyedUnit, keyPrefix, num, slots, tag } from "./abi.js";
-import { createRandom, type Seed } from "./streams.js";
-import { SigilError, fail, knownKeys, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { num, replaced, slots, tag, text } from "./abi.js";
+import { createRandom, STREAM, type Seed } from "./streams.js";
+import { SigilError, fail, failed, unknownKey, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { use } from "./draw.js";
+import {
+  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, SIGIL_ARG_DRAW, SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, TAG_ARRAY,
+  TAG_OBJECT,
+} from "./boundary.js";
 
 export { SigilError, type SigilErrorCode };
 
-wasm.sigilConstants();
-const [maxAttempts, baseDelayMs, maxDelayMs] = slots() as unknown as [number, number, number];
-
 /** Attempts in total, the first delivery included: 8. */
-export const MAX_ATTEMPTS: number = maxAttempts;
+export const MAX_ATTEMPTS: number = SIGIL_MAX_ATTEMPTS;
 /** The wait after the first failure, ms: 1000. */
-export const BASE_DELAY_MS: number = baseDelayMs;
+export const BASE_DELAY_MS: number = SIGIL_BASE_DELAY_MS;
 /** The ceiling of any single wait, ms: 3 600 000 (one hour). */
-export const MAX_DELAY_MS: number = maxDelayMs;
+export const MAX_DELAY_MS: number = SIGIL_MAX_DELAY_MS;
 
 /** Options of `nextDelayMs`. */
 export interface BackoffOptions {
@@ -61,9 +65,7 @@ export interface RetryScheduleOptions extends BackoffOptions {
  *   by `random` itself passes through unchanged. TypeError when both `seed` and `random` are given.
  */
 export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
-  const fallback = Math.random;
-  check(ATTEMPT, attempt);
-  return delays(sigilOptions(options, false), attempt, 1, fallback)[0] as number;
+  return sigil(false, attempt, options, Math.random);
 }
 
 /**
@@ -74,10 +76,14 @@ export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
  */
 export function retrySchedule(options?: RetryScheduleOptions): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
-  const fallback = Math.random;
-  const o = sigilOptions(options, true);
+  const n = sigil(true, undefined, options, Math.random);
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
-  return o.attempts < 2 ? [] : delays(o, 1, o.attempts - 1, fallback);
+  const out: number[] = [];
+  for (let retry = 1; retry < n; retry++) {
+    const d = wasm.delay(retry, 0);
+    out.push(d === d ? d : failed(retry));
+  }
+  return out;
 }
 
 /**
@@ -91,75 +97,38 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
   return total;
 }
 
-/** Values `sigilCheck` validates (src/bindings/sigil.rs, `SIGIL_*`). */
-const ATTEMPT = 0;
-const OPTIONS = 1;
-const BASE = 2;
-const MAX = 3;
-const JITTER = 4;
-const RANDOM = 5;
-const SEED = 6;
-const ATTEMPTS = 7;
-/** Sigil's subtract-only jitter (`Jitter::Subtract`). */
-const SUBTRACT = 1;
-
-/** Validated Sigil options. */
-interface Sigil {
-  base: number;
-  max: number;
-  jitter: number;
-  random: (() => unknown) | undefined;
-  /** The keyed-draw prefix when `seed` is given. */
-  key: [number, number, number, number] | undefined;
-  /** `maxAttempts` (default 8; 1 when not a schedule). */
-  attempts: number;
-}
-
-/** Checks one value in wasm (SigilError); returns the value to use (its default when `undefined`). */
-function check(id: number, v: unknown): number {
-  if (wasm.sigilCheck(id, tag(v), num(v)) !== 0) fail([v]);
-  return slots()[0] as number;
-}
-
-/** Reads and validates Sigil options, each right before its check; `undefined` means all defaults. */
-function sigilOptions(options: unknown, schedule: boolean): Sigil {
-  check(OPTIONS, options);
-  const o = options as Record<string, unknown> | undefined;
-  if (o !== undefined) knownKeys(o, SIGIL_OPTIONS);
-  const base = check(BASE, o?.baseDelayMs);
-  const max = check(MAX, o?.maxDelayMs);
-  const jitter = check(JITTER, o?.jitter);
-  const random = o?.random;
-  check(RANDOM, random);
-  const seed = o?.seed;
-  if (wasm.sigilCheck(SEED, tag(seed), tag(random)) !== 0) fail([seed]);
-  const attempts = schedule ? check(ATTEMPTS, o?.maxAttempts) : 1;
-  const key = seed === undefined ? undefined : keyPrefix(seed);
-  return { base, max, jitter, random: random as (() => unknown) | undefined, key, attempts };
-}
+/** Read in place of options that are not an object (no object is allocated per call). */
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
 /**
- * The delays of `count` retries from `first` on, drawing in order: a keyed draw
- * when `seed` is set, else one call of `random` (or `fallback`) per jittered
- * retry; a draw that is not a number in `[0, 1]` is a SigilError naming `random`.
+ * Reads the options (only when `options` is an object) and makes the one `sigil` call:
+ * validation in the original order, then the delay of retry `attempt` (or, for a
+ * schedule, the number of attempts, with Sigil's policy left in the register). The
+ * values an error may blame are in the order of `SIGIL_*` (src/bindings/sigil.rs).
  */
-function delays(o: Sigil, first: number, count: number, fallback: () => unknown): number[] {
-  const out: number[] = [];
-  const draws = wasm.jitterDraws(SUBTRACT, o.jitter, 0);
-  const random = o.random ?? fallback;
-  for (let i = 0; i < count; i++) {
-    const attempt = first + i;
-    let raw: unknown = 0;
-    let r = 0;
-    if (draws) {
-      if (o.key !== undefined) r = keyedUnit(o.key, attempt);
-      else r = num((raw = random()));
-    }
-    const d = wasm.sigilDelay(o.base, o.max, o.jitter, attempt, r);
-    if (d !== d) fail([raw]);
-    out.push(d);
+function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number): number {
+  let name: string | undefined;
+  let o: Record<string, unknown> = NO_OPTIONS;
+  const t = tag(options);
+  if (t === TAG_ARRAY || t === TAG_OBJECT) {
+    name = unknownKey(options as object, SIGIL_OPTIONS);
+    o = options as Record<string, unknown>;
   }
-  return out;
+  const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
+  const attempts = schedule ? o.maxAttempts : undefined;
+  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
+  const stream = typeof random === "function" ? (random as { [SEEDED]?: { [STREAM](): void } })[SEEDED] : undefined;
+  if (stream !== undefined) stream[STREAM]();
+  else use(random ?? fallback);
+  const d = wasm.sigil(schedule, tag(attempt), num(attempt), t, name !== undefined, tag(base), num(base), tag(max),
+    num(max), tag(jitter), num(jitter), tag(random), stream !== undefined, tag(seed), seedLen, tag(attempts), num(attempts));
+  replaced();
+  if (d === d) return d;
+  // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
+  // the policy is compiled, so it is `delay`'s failure; else an option's.
+  const s = slots();
+  if (s[ERR_KIND] === KIND_KEY_TEXT || s[ERR_ARG] === SIGIL_ARG_DRAW) return failed(attempt as number);
+  return fail([undefined, attempt, options, base, max, jitter, random, seed, attempts, name]);
 }
 
 /**
@@ -169,5 +138,11 @@ function delays(o: Sigil, first: number, count: number, fallback: () => unknown)
  */
 export function seededRandom(seed: Seed): () => number {
   const stream = createRandom(seed);
-  return () => stream.next();
+  const random = () => stream.next();
+  // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
+  Object.defineProperty(random, SEEDED, { value: stream });
+  return random;
 }
+
+/** The stream behind a `seededRandom` function. */
+const SEEDED: unique symbol = Symbol("backoff-wasm.seededRandom");

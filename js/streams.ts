@@ -132,7 +132,7 @@ function itemCount(items: unknown, shuffle: number): number {
 
 /**
  * Key of a seeded stream's method that loads its state into wasm, for the
- * jitter fast path (`wasm.streamJitter` then draws from it). @internal
+ * policy's one `delay` call (which then draws from it in wasm). @internal
  */
 export const STREAM: unique symbol = Symbol("backoff-wasm.stream");
 

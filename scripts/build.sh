@@ -10,7 +10,7 @@ log() { printf '[build] %s\n' "$*" >&2; }
 
 log "cargo build --target wasm32-unknown-unknown ($WASM_RUSTC)"
 RUSTC="$WASM_RUSTC" CARGO_TARGET_DIR=target/wasm "$WASM_CARGO" build -q --release --lib --target wasm32-unknown-unknown \
-  --features no-heap
+  --features no-heap,host-draw
 
 log "wasm-bindgen --target web"
 rm -rf build/bindgen && mkdir -p build/bindgen
@@ -24,6 +24,9 @@ log "wasm-opt -Oz"
 node_modules/.bin/wasm-opt -Oz --converge --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-multivalue --strip-debug --strip-producers --strip-target-features \
   build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm
+
+log "js/boundary.ts from src/boundary.rs (the numbers both sides share)"
+cargo run -q --example boundary > js/boundary.ts.new && mv js/boundary.ts.new js/boundary.ts
 
 log "tsc"
 rm -rf build/js

@@ -2,7 +2,7 @@
 # Every test layer, in order (npm test runs setup + build first):
 #   0. hygiene: cargo fmt --check, cargo clippy -D warnings (native and wasm32);
 #      the shipped .d.ts are type-checked strictly by tests/consumers/typescript.test.mjs
-#   1. native Rust tests of the core (cargo test)
+#   1. native Rust tests of the core (cargo test) and the doc examples (cargo test --doc)
 #   2. wasm-bindgen tests, in Node and in headless Chromium (scripts/test-wasm.sh)
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;
@@ -28,8 +28,9 @@ else
   echo "[test] left out wasm32 clippy: $WASM_CARGO has no clippy (Debian route; CI=true fails here)" >&2
 fi
 
-log "cargo test (native core)"
+log "cargo test (native core), and the Rust API's doc examples (cargo test --doc)"
 cargo test -q --lib
+cargo test -q --doc
 
 if [ -f scripts/test-wasm.sh ]; then
   log "wasm-bindgen tests (Node, headless Chromium)"

@@ -1,10 +1,36 @@
-//! backoff-wasm: retry delays for every JavaScript runtime.
+//! backoff-wasm: retry delays for every JavaScript runtime, and for Rust.
 //!
-//! [`core`] is plain Rust (tested natively); `bindings` is the numbers-only
-//! wasm boundary (every export takes and returns numbers), compiled only for
-//! `wasm32`.
+//! The engine is Rust: [`core::policy::Policy`] composes every delay (free
+//! attempts → curve → ceiling → cap → jitter with one draw → cap), for the npm
+//! package's wasm build and for the native API below, so both give the same
+//! number for every configuration, attempt and seed.
+//!
+//! - [`Backoff`] — a policy built once ([`Backoff::exponential`], `linear`,
+//!   `fixed`, `steps`; `factor`, `max` (ceiling), `cap`, `free`, [`Jitter`]
+//!   kinds, keyed `seed` or a seeded [`Random`] stream, `max_attempts`), then
+//!   [`Backoff::delay`] and [`Backoff::waits`];
+//! - [`Random`] — the seeded stream of `@sdxc/random`;
+//! - [`parse_duration`] — duration text (`"5 seconds"`).
+//!
+//! ```
+//! use backoff_wasm::{Backoff, Jitter, Random};
+//!
+//! let p = Backoff::exponential(100.0).cap(5000.0).jitter(Jitter::Full).random(Random::new("s")).build()?;
+//! for wait in p.waits().take(10) {
+//!     assert!((0.0..=5000.0).contains(&wait));
+//! }
+//! # Ok::<(), backoff_wasm::Error>(())
+//! ```
+//!
+//! [`core`] is plain Rust (tested natively); [`boundary`] holds the numbers the
+//! wasm boundary shares; `bindings` is the numbers-only wasm boundary (every
+//! export takes and returns numbers), compiled only for `wasm32`.
 
+pub mod api;
+pub mod boundary;
 pub mod core;
+
+pub use api::{Backoff, Builder, Error, Jitter, Random, parse_duration};
 
 /// The wasm-bindgen exports. `pub` only so that the wasm-bindgen tests in
 /// `tests/wasm_*.rs` can call them directly; not a Rust API.

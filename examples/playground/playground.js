@@ -45,6 +45,7 @@ const OPTION_CONTROL = {
   growth: "growth",
   factor: "factor",
   max: "cap",
+  cap: "cap",
   steps: "steps",
   "steps[i]": "steps",
   free: "free",
@@ -126,8 +127,9 @@ export function valueOf(text) {
 
 /**
  * `createBackoff` options from the controls' state, keys in a readable order:
- * growth, base, factor, max | steps, free, jitter, seed, maxAttempts. Controls that do
- * not apply (factor for a non-exponential curve, base/cap for steps) are left out.
+ * growth, base, factor, cap | steps, free, jitter, seed, maxAttempts. Controls that do
+ * not apply (factor for a non-exponential curve, base/cap for steps) are left out. The cap
+ * is the hard bound after jitter (`cap`, the fluent `.cap()`), so every snippet is one policy.
  */
 export function optionsOf(state) {
   const o = {};
@@ -139,8 +141,8 @@ export function optionsOf(state) {
     if (base !== undefined) o.base = base;
     const factor = valueOf(state.factor);
     if (state.growth === "exponential" && factor !== undefined) o.factor = factor;
-    const max = valueOf(state.cap);
-    if (max !== undefined) o.max = max;
+    const cap = valueOf(state.cap);
+    if (cap !== undefined) o.cap = cap;
   }
   const free = valueOf(state.free);
   if (free !== undefined && free !== 0) o.free = free;
@@ -244,7 +246,7 @@ export function fluentSnippet(options) {
     if (options.growth === "linear") head = `Backoff.linear(${base})`;
     else if (options.growth === "constant") head = `Backoff.fixed(${base})`;
     else head = options.factor === undefined ? `Backoff.exponential(${base})` : `Backoff.exponential(${base}, ${literal(options.factor)})`;
-    if (options.max !== undefined) chain.push(`.cap(${literal(options.max)})`);
+    if (options.cap !== undefined) chain.push(`.cap(${literal(options.cap)})`);
   }
   if (options.free !== undefined) chain.push(`.free(${literal(options.free)})`);
   if (options.jitter !== undefined) chain.push(`.jitter(${literal(options.jitter)})`);
@@ -277,7 +279,8 @@ export function sigilSnippet(options, policy) {
   }
   if (why.length) return { why };
   const json = policy.toJSON();
-  const sigil = { baseDelayMs: json.base, maxDelayMs: json.max ?? Infinity };
+  // Without jitter (the only case with a Sigil form) the cap and Sigil's ceiling are one bound.
+  const sigil = { baseDelayMs: json.base, maxDelayMs: json.cap ?? Infinity };
   if (json.maxAttempts !== undefined) sigil.maxAttempts = json.maxAttempts;
   return {
     code:

@@ -1,56 +1,170 @@
 //! `backoff-wasm/backoff` and `/policy` (API.md sections 2 and 5): options
-//! validated once (`compileCurve`, `compileStep` per step, `compileShared`),
-//! then per-call exports on plain numbers.
+//! validated once into a compiled policy ([`rec`]), then ONE export per delay
+//! ([`delay`]) and per band ([`bounds`]) that run `core::policy::Policy`.
+//!
+//! Where the compiled policy lives: in the JS object, as numbers (a
+//! `Float64Array` record, not wasm memory: nothing to free, nothing to leak,
+//! no `FinalizationRegistry`). Before a call the wrapper copies the record
+//! into the one policy register ([`register`]) unless it is already there
+//! (js/abi.ts, `load`); the record is what `compile*` wrote there.
 
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Failed, Kind, SEED_EXPECTED, duration_option, fail, fail_with, number, put, seed_and_random, status,
-    tags::*,
+    Checked, Failed, Kind, SEED_EXPECTED, Static, duration_option, fail, fail_with, number, put, seed_and_random,
+    status, tags::*,
 };
 use crate::core::{
     check,
-    curve::{
-        Curve, Growth, Jitter, counted, decorrelated, decorrelated_high, decorrelated_next, decorrelated_steps,
-        js_round, step_index,
-    },
+    curve::{Curve, Growth, Jitter},
+    policy::{MAX_STEPS, Policy},
     rng::{Draw, Keyed, SeedHash, Sfc32, scale},
 };
 
 /// `createBackoff`'s option names; the expected text of an unknown one.
-pub const BACKOFF_NAMES: &str = "one of base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts";
+pub const BACKOFF_NAMES: &str = "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts";
 
 const JITTER_EXPECTED: &str = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"";
 const UNIT_DRAW_EXPECTED: &str = "a source of draws in [0, 1]";
 const FLOAT_DRAW_EXPECTED: &str = "a source whose float({}, {}) stays in that range";
+const RANDOM_EXPECTED: &str = "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]";
 
-/// Indexes of the values a `compile*` error blames, in the order the JS
-/// wrapper passes them: `[base, steps, growth, factor, max, free, jitter, seed, maxAttempts]`.
-pub mod arg {
-    /// `base` (`interval` for the fluent policy).
-    pub const BASE: u32 = 0;
-    /// `steps`.
-    pub const STEPS: u32 = 1;
-    /// `growth`.
-    pub const GROWTH: u32 = 2;
-    /// `factor`.
-    pub const FACTOR: u32 = 3;
-    /// `max` (`cap` for the fluent policy).
-    pub const MAX: u32 = 4;
-    /// `free`.
-    pub const FREE: u32 = 5;
-    /// `jitter`.
-    pub const JITTER: u32 = 6;
-    /// `seed`.
-    pub const SEED: u32 = 7;
-    /// `maxAttempts`.
-    pub const ATTEMPTS: u32 = 8;
+pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
+
+/// [`rec::STEPPED`] as the register holds it.
+const STEPPED: f64 = rec::STEPPED as f64;
+
+/// The policy register: the compiled policy the next [`delay`]/[`bounds`] runs.
+static REG: Static<[f64; REGISTER_LEN]> = Static::new([0.0; REGISTER_LEN]);
+
+/// Address of the policy register ([`REGISTER_LEN`] doubles, layout [`rec`]).
+#[wasm_bindgen]
+pub fn register() -> u32 {
+    REG.0.get() as u32
 }
 
-/// Option names as the error messages say them: `createBackoff` options, or the
-/// fluent policy's (`interval`, `cap`).
-fn names(fluent: bool) -> (&'static str, &'static str) {
-    if fluent { ("interval", "cap") } else { ("base", "max") }
+/// Writes `values` into the register from slot `at` on.
+pub(crate) fn set(at: usize, values: &[f64]) {
+    REG.with(|r| r.iter_mut().skip(at).zip(values).for_each(|(slot, v)| *slot = *v));
+}
+
+/// Register slot `i` (for the wasm tests; NaN out of range).
+pub fn register_slot(i: usize) -> f64 {
+    get(i)
+}
+
+fn get(i: usize) -> f64 {
+    REG.with(|r| r.get(i).copied().unwrap_or(f64::NAN))
+}
+
+// The host's draw: calls the JavaScript source the wrapper selected (js/draw.ts)
+// — `kind` is a `source` code — and returns its result as a number (NaN for a
+// non-number, or when the source threw: the wrapper then rethrows it, so no
+// JavaScript exception unwinds through wasm). Not linked in the wasm-bindgen
+// tests (feature `host-draw` off), where it answers NaN.
+#[cfg(feature = "host-draw")]
+#[wasm_bindgen(raw_module = "./draw.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = draw)]
+    fn host_draw(kind: u32, lo: f64, hi: f64) -> f64;
+}
+
+#[cfg(not(feature = "host-draw"))]
+fn host_draw(_kind: u32, _lo: f64, _hi: f64) -> f64 {
+    f64::NAN
+}
+
+/// The delay for `attempt` under the policy in the register: the whole
+/// composition (`core::policy::Policy::delay_with`) with its draws taken from
+/// the policy's source. `key_len` is 0, or the length of `String(attempt)` the
+/// wrapper wrote into the text buffer after a first call answered NaN with
+/// [`KEY_TEXT`] recorded. NaN with the error recorded when a JavaScript
+/// source's draw is out of range (or it threw).
+#[wasm_bindgen]
+pub fn delay(attempt: f64, key_len: u32) -> f64 {
+    delay_at(attempt, key_len)
+}
+
+/// `[nominal, min, max]` into slots 0..3 for `attempt` under the policy in the
+/// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
+#[wasm_bindgen]
+pub fn bounds(attempt: f64) {
+    let (p, _, _) = load();
+    let (nominal, lo, hi) = p.bounds(attempt);
+    put(&[nominal, lo, hi]);
+}
+
+/// The policy in the register, its source and its key prefix.
+#[inline(never)]
+fn load() -> (Policy<'static>, u32, SeedHash) {
+    // SAFETY: a shared view of the register; it is written only by the JS wrapper
+    // and by `compile*`, never while a `delay` runs except by a nested call made
+    // from a JavaScript source's draw, after every read of this policy's steps.
+    let r: &'static [f64; REGISTER_LEN] = unsafe { &*REG.0.get() };
+    let at = |i: usize| r.get(i).copied().unwrap_or(0.0);
+    let steps = (at(rec::STEPS) as usize).min(MAX_STEPS);
+    let growth = Growth::from_code(at(rec::GROWTH) as u32).unwrap_or(Growth::Constant);
+    let p = Policy {
+        curve: Curve { growth, base: at(rec::BASE), factor: at(rec::FACTOR), cap: at(rec::MAX) },
+        steps: r.get(rec::HEADER..rec::HEADER + steps).unwrap_or(&[]),
+        cap: at(rec::CAP),
+        free: at(rec::FREE),
+        jitter: Jitter::from_code(at(rec::JITTER) as u32, at(rec::FRACTION)).unwrap_or(Jitter::None),
+    };
+    let key = SeedHash::from_words([
+        at(rec::KEY) as u32,
+        at(rec::KEY + 1) as u32,
+        at(rec::KEY + 2) as u32,
+        at(rec::KEY + 3) as u32,
+    ]);
+    (p, at(rec::SOURCE) as u32, key)
+}
+
+/// [`delay`]: the composition with the draw of the policy's source (one copy,
+/// shared with Sigil's `sigil`).
+#[inline(never)]
+pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
+    let (p, src, prefix) = load();
+    let sigil = get(rec::SIGIL) == 1.0;
+    let r = match src {
+        source::SEEDED => super::random::CURRENT.with(|g| p.delay_with(attempt, |_, lo, hi| Ok(g.float(lo, hi)))),
+        source::KEYED => p.delay_with(attempt, |k, lo, hi| {
+            let r = match (Keyed { prefix }).draw(k) {
+                Some(r) => r,
+                None => match super::text(key_len).filter(|_| key_len > 0) {
+                    Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
+                    None => {
+                        super::key_text();
+                        return Err(Failed);
+                    }
+                },
+            };
+            Ok(scale(lo, hi, r))
+        }),
+        kind => p.delay_with(attempt, |_, lo, hi| host(kind, sigil, lo, hi)),
+    };
+    r.unwrap_or(f64::NAN)
+}
+
+/// One draw of a JavaScript source, checked: `float(lo, hi)` must stay in
+/// `[lo, hi]`; a raw draw (`() => number`, `next()`) must be in `[0, 1]` and is
+/// scaled into the range.
+fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
+    let x = host_draw(kind, lo, hi);
+    if kind == source::FLOAT {
+        if x >= lo && x <= hi {
+            return Ok(x);
+        }
+        return Err(fail_with(Kind::Range, "random", FLOAT_DRAW_EXPECTED, 0, [lo, hi]));
+    }
+    if (0.0..=1.0).contains(&x) {
+        return Ok(scale(lo, hi, x));
+    }
+    Err(if sigil {
+        fail(Kind::Sigil, "random", check::unit_draw(f64::NAN).err().unwrap_or(""), 0)
+    } else {
+        fail(Kind::Range, "random", UNIT_DRAW_EXPECTED, 0)
+    })
 }
 
 /// `steps.length` as the array reports it (a Proxy may lie): a number in
@@ -59,19 +173,21 @@ fn array_length(x: f64) -> u32 {
     if (0.0..=f64::from(u32::MAX)).contains(&x) { x as u32 } else { 0 }
 }
 
-/// Validates the shape of `createBackoff` options (API.md section 2), the first
-/// step: steps (excluding every curve option; an array, whose length
-/// `compileSteps` then checks and whose elements `compileStep` checks) or a curve (`base` given and a duration, `growth`, `factor` only for
-/// exponential, `max` >= base). Each option comes as its type tag and a number:
-/// durations their ms (a string's parse result), `growth` its code (0, 1, 2 for
-/// "exponential", "linear", "constant"; -1 for another string). On success
-/// slots 0..4 hold `[growth, base, factor, cap]` (`growth` -1 for steps; `cap`
-/// Infinity when unbounded).
-/// Returns 0, or 1 with the error recorded (values as in [`arg`]).
+/// Validates the shape of `createBackoff` options (API.md sections 2 and 5),
+/// the first step: an unknown option name (`unknown`: the wrapper found one,
+/// value [`arg::NAME`]), then steps (excluding every curve option but `cap`; an
+/// array, whose length `compileSteps` then checks and whose elements
+/// `compileStep` checks) or a curve (`base` given and a duration, `growth`,
+/// `factor` only for exponential, `max` >= base), then `cap` (>= base). Each
+/// option comes as its type tag and a number: durations their ms (a string's
+/// parse result), `growth` its code (0, 1, 2 for "exponential", "linear",
+/// "constant"; -1 for another string). On success the register holds the
+/// shape ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileCurve)]
 #[allow(clippy::too_many_arguments)]
 pub fn compile_curve(
     fluent: bool,
+    unknown: bool,
     base_tag: u32,
     base: f64,
     steps_tag: u32,
@@ -81,13 +197,34 @@ pub fn compile_curve(
     factor: f64,
     max_tag: u32,
     max: f64,
+    cap_tag: u32,
+    cap: f64,
 ) -> u32 {
-    let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max]);
-    status(r.map(|v| put(&v)))
+    if unknown {
+        return status(Err(fail(Kind::Type, "an option name", BACKOFF_NAMES, arg::NAME)));
+    }
+    let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max])
+        .and_then(|[g, base, factor, max]| {
+            let floor = if g == STEPPED { 0.0 } else { base };
+            let cap = bound(cap_tag, cap, "cap", floor, arg::CAP)?;
+            set(0, &[g, base, factor, max, cap]);
+            set(rec::STEPS, &[0.0]);
+            Ok(())
+        });
+    status(r)
+}
+
+/// An optional bound (`max` or `cap`): absent or `Infinity` is unbounded, else a duration >= `floor`.
+fn bound(tag: u32, x: f64, name: &'static str, floor: f64, a: u32) -> Checked<f64> {
+    if tag == UNDEFINED || (tag == NUMBER && x == f64::INFINITY) {
+        return Ok(f64::INFINITY);
+    }
+    let m = duration_option(tag, x, name, check::delay_ms, a, -1.0)?;
+    check::ceiling(m, floor).map_err(|e| fail(Kind::Range, name, e, a))
 }
 
 fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
-    let (base_name, max_name) = names(fluent);
+    let base_name = if fluent { "interval" } else { "base" };
     let [base_tag, steps_tag, growth_tag, factor_tag, max_tag] = tags;
     let [base, growth, factor, max] = x;
     if steps_tag != UNDEFINED {
@@ -109,7 +246,7 @@ fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
         if steps_tag != ARRAY {
             return Err(fail(Kind::Type, "steps", STEPS_EXPECTED, arg::STEPS));
         }
-        return Ok([-1.0, 0.0, 1.0, f64::INFINITY]);
+        return Ok([STEPPED, 0.0, 1.0, f64::INFINITY]);
     }
     if base_tag == UNDEFINED {
         return Err(fail(Kind::Type, base_name, "given (or steps instead)", arg::BASE));
@@ -129,36 +266,33 @@ fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
     if growth != Growth::Exponential && factor_tag != UNDEFINED {
         return Err(fail(Kind::Type, "factor", "left out unless growth is \"exponential\"", arg::FACTOR));
     }
-    let cap = if max_tag == UNDEFINED || (max_tag == NUMBER && max == f64::INFINITY) {
-        f64::INFINITY
-    } else {
-        let m = duration_option(max_tag, max, max_name, check::delay_ms, arg::MAX, -1.0)?;
-        check::ceiling(m, base).map_err(|e| fail(Kind::Range, max_name, e, arg::MAX))?
-    };
-    Ok([f64::from(growth.code()), base, factor, cap])
+    let max = bound(max_tag, max, "max", base, arg::MAX)?;
+    Ok([f64::from(growth.code()), base, factor, max])
 }
 
-const STEPS_EXPECTED: &str = "a non-empty array of durations";
+const STEPS_EXPECTED: &str = "a non-empty array of at most 1000 durations";
 
 /// Checks `steps.length` (a number, else `NaN`; a Proxy may lie: anything but a
-/// number in `[0, 2^32 - 1]` counts as 0): at least one step, else a RangeError
-/// (values as in [`arg`]). On success slot 0 holds the count (truncated).
+/// number in `[0, 2^32 - 1]` counts as 0): 1 to [`MAX_STEPS`] steps, else a
+/// RangeError at once (no element is read). On success the register holds the count.
 #[wasm_bindgen(js_name = compileSteps)]
 pub fn compile_steps(length: f64) -> u32 {
-    let len = array_length(length);
-    if len == 0 {
+    let len = array_length(length) as usize;
+    if len == 0 || len > MAX_STEPS {
         return status(Err(fail(Kind::Range, "steps", STEPS_EXPECTED, arg::STEPS)));
     }
-    put(&[f64::from(len)]);
+    set(rec::STEPS, &[len as f64]);
     0
 }
 
 /// Validates step `index` of `steps` (tag and number as for `compileCurve`'s
-/// durations): on success slot 0 holds its ms. Returns 0, or 1 with the error
-/// recorded (naming `steps[index]`; the value is value 0).
+/// durations) into the register. Returns 0, or 1 with the error recorded
+/// (naming `steps[index]`; the value is value 0).
 #[wasm_bindgen(js_name = compileStep)]
-pub fn compile_step(tag: u32, x: f64, index: f64) -> u32 {
-    status(duration_option(tag, x, "steps", check::delay_ms, 0, index).map(|ms| put(&[ms])))
+pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
+    let i = index as usize;
+    let r = duration_option(tag, x, "steps", check::delay_ms, 0, f64::from(index));
+    status(r.map(|ms| set(rec::HEADER + i.min(MAX_STEPS - 1), &[ms])))
 }
 
 /// The jitter codes `js/backoff.ts` maps strings to: 3 "full", 4 "equal",
@@ -180,46 +314,67 @@ fn jitter_of_option(tag: u32, x: f64) -> Checked<Jitter> {
 }
 
 /// Validates the options every shape takes, after `compileCurve` (and the
-/// steps): `free`, `jitter` (decorrelated needs a curve with a finite `cap`,
-/// the one `compileCurve` gave), `seed` (a string or number, never with
-/// `random`; `random_tag` is the tag of `random`) and `maxAttempts`. On success
-/// slots 0..5 hold `[free, jitter, fraction, attempts, keyed]` (`jitter` a
-/// `Jitter` code; `attempts` NaN when unbounded; `keyed` 1 when `seed` is given:
-/// the wrapper then hashes `String(seed)` with `keyPrefix`). Returns 0, or 1
-/// with the error recorded (values as in [`arg`]).
+/// steps), in this order: `free`, `jitter` (decorrelated needs a curve with a
+/// finite `max` or `cap`), `seed` (a string or number, its text `String(seed)`
+/// in the text buffer, `seed_len` code units; never with `random`),
+/// `maxAttempts`, then `random`: its tag, whether it is a seeded stream of this
+/// package, and the tags of its `float` and `next` properties (read only when
+/// it is an object; `next` only when `float` is not a function). On success the
+/// register holds the whole compiled policy. Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileShared)]
 #[allow(clippy::too_many_arguments)]
 pub fn compile_shared(
     fluent: bool,
-    steps: bool,
-    cap: f64,
     free_tag: u32,
     free: f64,
     jitter_tag: u32,
     jitter: f64,
     seed_tag: u32,
-    random_tag: u32,
+    seed_len: u32,
     attempts_tag: u32,
     attempts: f64,
+    random_tag: u32,
+    seeded: bool,
+    float_tag: u32,
+    next_tag: u32,
 ) -> u32 {
-    let r = shared(
-        fluent,
-        steps,
-        cap,
-        [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag],
-        [free, jitter, attempts],
-    );
-    status(r.map(|v| put(&v)))
+    let tags = [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag];
+    let r = shared(fluent, tags, [free, jitter, attempts]).and_then(|(free, jitter, attempts)| {
+        let src = if seed_tag != UNDEFINED {
+            source::KEYED
+        } else if random_tag == UNDEFINED {
+            source::NEXT
+        } else if seeded {
+            source::SEEDED
+        } else {
+            random_kind(random_tag, float_tag, next_tag)?
+        };
+        let key = if src == source::KEYED { key_words(seed_len) } else { [0.0; 4] };
+        let [k0, k1, k2, k3] = key;
+        let j = f64::from(jitter.code());
+        set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), k0, k1, k2, k3, attempts]);
+        set(rec::SIGIL, &[0.0]);
+        Ok(())
+    });
+    status(r)
 }
 
-fn shared(fluent: bool, steps: bool, cap: f64, tags: [u32; 5], x: [f64; 3]) -> Checked<[f64; 5]> {
+/// The words of the unfinished hash of `"<String(seed)> "` (the seed text in
+/// the text buffer, `len` code units), for keyed draws.
+#[inline(never)]
+pub(crate) fn key_words(len: u32) -> [f64; 4] {
+    let units = super::text(len).unwrap_or(&[]);
+    SeedHash::new().update_units(units).update_units(&[u16::from(b' ')]).words().map(f64::from)
+}
+
+fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f64)> {
     let [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag] = tags;
     let [free, jitter, attempts] = x;
     let free =
         if free_tag == UNDEFINED { 0.0 } else { number(free_tag, free, "free", Kind::Range, check::free, arg::FREE)? };
     let jitter = jitter_of_option(jitter_tag, jitter)?;
     if jitter == Jitter::Decorrelated {
-        if steps {
+        if get(rec::GROWTH) == STEPPED {
             return Err(fail(
                 Kind::Type,
                 "jitter",
@@ -227,17 +382,12 @@ fn shared(fluent: bool, steps: bool, cap: f64, tags: [u32; 5], x: [f64; 3]) -> C
                 arg::JITTER,
             ));
         }
-        if !cap.is_finite() {
-            return Err(fail(
-                Kind::Range,
-                names(fluent).1,
-                "set for \"decorrelated\" jitter (it needs a cap)",
-                arg::MAX,
-            ));
+        if !get(rec::MAX).min(get(rec::CAP)).is_finite() {
+            let (name, a) = if fluent { ("cap", arg::CAP) } else { ("max", arg::MAX) };
+            return Err(fail(Kind::Range, name, "set for \"decorrelated\" jitter (it needs a cap)", a));
         }
     }
-    let keyed = seed_tag != UNDEFINED;
-    if keyed {
+    if seed_tag != UNDEFINED {
         if random_tag != UNDEFINED {
             return Err(seed_and_random(arg::SEED));
         }
@@ -250,188 +400,24 @@ fn shared(fluent: bool, steps: bool, cap: f64, tags: [u32; 5], x: [f64; 3]) -> C
     } else {
         number(attempts_tag, attempts, "maxAttempts", Kind::Range, check::attempt_number, arg::ATTEMPTS)?
     };
-    Ok([free, f64::from(jitter.code()), jitter.fraction(), attempts, f64::from(u8::from(keyed))])
+    Ok((free, jitter, attempts))
 }
 
-/// Classifies a `random` option from its tag and the tags of its `float` and
-/// `next` properties (the wrapper reads `next` only when `float` is not a
-/// function): 1 = a function `() => number`, 2 = an object with
-/// `float(min, max)`, 3 = an object with `next()`; 0 with a TypeError recorded.
-#[wasm_bindgen(js_name = randomKind)]
-pub fn random_kind(tag: u32, float_tag: u32, next_tag: u32) -> u32 {
+/// Classifies a `random` option: a function, an object with `float(min, max)`,
+/// or one with `next()` (`source` codes); TypeError otherwise (also given by
+/// the wrapper when reading its properties threw: `tag` is then [`OBJECT`]
+/// with no function found).
+fn random_kind(tag: u32, float_tag: u32, next_tag: u32) -> Checked<u32> {
     if tag == FUNCTION {
-        return 1;
+        return Ok(source::FUNCTION);
     }
     if super::is_object(tag) {
         if float_tag == FUNCTION {
-            return 2;
+            return Ok(source::FLOAT);
         }
         if next_tag == FUNCTION {
-            return 3;
+            return Ok(source::NEXT);
         }
     }
-    let _ = fail(
-        Kind::Type,
-        "random",
-        "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]",
-        0,
-    );
-    0
-}
-
-/// The unfinished hash of `"<String(seed)> "` for keyed jitter, from the seed
-/// text in the text buffer (`len` code units), as four words in slots 0..4.
-#[wasm_bindgen(js_name = keyPrefix)]
-pub fn key_prefix(len: u32) {
-    let units = super::text(len).unwrap_or(&[]);
-    let [a, b, c, d] = SeedHash::new().update_units(units).update_units(&[u16::from(b' ')]).words();
-    put(&[f64::from(a), f64::from(b), f64::from(c), f64::from(d)]);
-}
-
-/// The pre-jitter delay of a curve for `attempt`, or -1 for an attempt that is
-/// free (or not a number): it waits 0 and takes no draw.
-#[wasm_bindgen(js_name = curveDelay)]
-pub fn curve_delay(growth: u32, base: f64, factor: f64, cap: f64, free: f64, attempt: f64) -> f64 {
-    let n = counted(attempt, free);
-    match Growth::from_code(growth) {
-        Some(growth) if n != 0.0 => Curve { growth, base, factor, cap }.at(n),
-        _ => -1.0,
-    }
-}
-
-/// Index into a `steps` list of length `len` for `attempt`, or -1 for a free attempt.
-/// (A double, not an `i32`: an index above 2^31 - 1 must not wrap to a negative.)
-#[wasm_bindgen(js_name = stepIndex)]
-pub fn step_index_js(len: u32, free: f64, attempt: f64) -> f64 {
-    let n = counted(attempt, free);
-    if n == 0.0 || len == 0 { -1.0 } else { step_index(n, len as usize) as f64 }
-}
-
-fn jitter_of(kind: u32, fraction: f64) -> Jitter {
-    Jitter::from_code(kind, fraction).unwrap_or(Jitter::None)
-}
-
-/// Whether delay `d` takes a draw under jitter `kind`/`fraction` (kind 1 is
-/// Sigil's subtract-only jitter).
-#[wasm_bindgen(js_name = jitterDraws)]
-pub fn jitter_draws(kind: u32, fraction: f64, d: f64) -> bool {
-    jitter_of(kind, fraction).draws(d)
-}
-
-/// The jittered delay for pre-jitter `d` from a raw draw `r` (a bare function's
-/// or `next()`'s result, a keyed draw; `NaN` when the source returned a
-/// non-number). `NaN` when `r` is not in `[0, 1]` (never a valid result), with
-/// the RangeError naming `random` recorded.
-#[wasm_bindgen(js_name = jitterUnit)]
-pub fn jitter_unit(kind: u32, fraction: f64, d: f64, r: f64) -> f64 {
-    if !(0.0..=1.0).contains(&r) {
-        let _ = fail(Kind::Range, "random", UNIT_DRAW_EXPECTED, 0);
-        return f64::NAN;
-    }
-    jitter_of(kind, fraction).apply(d, 0.0, |_, lo, hi| Ok::<f64, Failed>(scale(lo, hi, r))).unwrap_or(f64::NAN)
-}
-
-/// The `(min, max)` of the one `random.float(min, max)` draw for delay `d`, in slots 0 and 1.
-#[wasm_bindgen(js_name = jitterRange)]
-pub fn jitter_range(kind: u32, fraction: f64, d: f64) {
-    let (lo, hi) = jitter_of(kind, fraction).draw_range(d);
-    put(&[lo, hi]);
-}
-
-/// The jittered delay for `d` from the draw `x` in `jitterRange`'s range (checked by `floatDraw`).
-#[wasm_bindgen(js_name = jitterFinish)]
-pub fn jitter_finish(kind: u32, fraction: f64, d: f64, x: f64) -> f64 {
-    jitter_of(kind, fraction).finish(d, x)
-}
-
-/// A `random.float(lo, hi)` result `x` (`NaN` when it was not a number): `x`
-/// itself when it is in `[lo, hi]`, else `NaN` with the RangeError naming `random` recorded.
-#[wasm_bindgen(js_name = floatDraw)]
-pub fn float_draw(lo: f64, hi: f64, x: f64) -> f64 {
-    if x >= lo && x <= hi {
-        return x;
-    }
-    let _ = fail_with(Kind::Range, "random", FLOAT_DRAW_EXPECTED, 0, [lo, hi]);
-    f64::NAN
-}
-
-/// A raw draw `r` scaled into `[lo, hi]` (`lo + r * (hi - lo)`), or `NaN` when
-/// `r` is not in `[0, 1]`, with the RangeError naming `random` recorded.
-#[wasm_bindgen(js_name = unitDraw)]
-pub fn unit_draw(lo: f64, hi: f64, r: f64) -> f64 {
-    if (0.0..=1.0).contains(&r) {
-        return scale(lo, hi, r);
-    }
-    let _ = fail(Kind::Range, "random", UNIT_DRAW_EXPECTED, 0);
-    f64::NAN
-}
-
-/// The keyed draw for `key` (the first draw of `"<seed> <String(key)>"`;
-/// `k0..k3` from `keyPrefix`), or `NaN` when `key` is not an integer below
-/// 2^54 (above it JavaScript's digits need not be the exact value, see
-/// `rng::js_integer_text`): then the wrapper writes JavaScript's `String(key)` to the text buffer
-/// and calls `keyedDrawText`.
-#[wasm_bindgen(js_name = keyedDraw)]
-pub fn keyed_draw_js(k0: u32, k1: u32, k2: u32, k3: u32, key: f64) -> f64 {
-    Keyed { prefix: SeedHash::from_words([k0, k1, k2, k3]) }.draw(key).unwrap_or(f64::NAN)
-}
-
-/// The keyed draw for a key whose text (`String(key)`, `len` code units) is in the text buffer.
-#[wasm_bindgen(js_name = keyedDrawText)]
-pub fn keyed_draw_text(k0: u32, k1: u32, k2: u32, k3: u32, len: u32) -> f64 {
-    let units = super::text(len).unwrap_or(&[]);
-    Sfc32::from_words(SeedHash::from_words([k0, k1, k2, k3]).update_units(units).finish()).next()
-}
-
-/// `[min, max]` in slots 0 and 1: every jittered result for pre-jitter delay
-/// `d` (decorrelated: for counted attempt `n` of a curve with `base`, `cap`) is
-/// an integer in it. The ends are the jitter kind's band rounded as results are
-/// (`Math.round` is monotonic).
-#[wasm_bindgen(js_name = jitterBand)]
-pub fn jitter_band(kind: u32, fraction: f64, d: f64, base: f64, cap: f64, n: f64) {
-    let (lo, hi) = jitter_of(kind, fraction).band_of(d, base, cap, n);
-    put(&[js_round(lo), js_round(hi)]);
-}
-
-/// `attempt - free` when that is >= 1, else 0 (no delay, no draw).
-#[wasm_bindgen(js_name = countedAttempt)]
-pub fn counted_attempt(attempt: f64, free: f64) -> f64 {
-    counted(attempt, free)
-}
-
-/// Decorrelated jitter for counted attempt `n` with keyed draws (a pure
-/// function of seed and `n`; the keys, steps below 2^53 + 1000, are integers).
-#[wasm_bindgen(js_name = keyedDecorrelated)]
-pub fn keyed_decorrelated(k0: u32, k1: u32, k2: u32, k3: u32, base: f64, cap: f64, n: f64) -> f64 {
-    let keyed = Keyed { prefix: SeedHash::from_words([k0, k1, k2, k3]) };
-    let r: Result<f64, Failed> =
-        decorrelated(base, cap, n, |k, lo, hi| Ok(scale(lo, hi, keyed.draw(k).unwrap_or(0.0))));
-    r.unwrap_or(base)
-}
-
-/// How many draws decorrelated jitter takes for counted attempt `n` (at most
-/// 1000): a wrapper drawing from a JavaScript source loops this many times over
-/// `random.float(base, decorrelatedHigh(sleep))`, `sleep = decorrelatedNext(x, cap)`
-/// (from `sleep = base`), then returns `decorrelatedFinish(sleep)`.
-#[wasm_bindgen(js_name = decorrelatedSteps)]
-pub fn decorrelated_steps_js(n: f64) -> u32 {
-    decorrelated_steps(n)
-}
-
-/// The upper end of the next decorrelated draw: `3 * sleep`.
-#[wasm_bindgen(js_name = decorrelatedHigh)]
-pub fn decorrelated_high_js(sleep: f64) -> f64 {
-    decorrelated_high(sleep)
-}
-
-/// The next decorrelated sleep from the step's draw `x`: `min(x, cap)`.
-#[wasm_bindgen(js_name = decorrelatedNext)]
-pub fn decorrelated_next_js(x: f64, cap: f64) -> f64 {
-    decorrelated_next(x, cap)
-}
-
-/// The decorrelated delay from the last sleep: `Math.round(sleep)`.
-#[wasm_bindgen(js_name = decorrelatedFinish)]
-pub fn decorrelated_finish(sleep: f64) -> f64 {
-    js_round(sleep)
+    Err(fail(Kind::Type, "random", RANDOM_EXPECTED, arg::RANDOM))
 }

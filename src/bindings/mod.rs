@@ -16,9 +16,11 @@
 //! (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
 //!
 //! Nothing here may panic or allocate on any input: every index is checked
-//! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The module imports
-//! nothing from the host (powers are computed in Rust, `core::pow`); JS code
-//! never runs inside a wasm call, so no JS exception can unwind through wasm frames.
+//! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The one import is the
+//! draw of a JavaScript `random` source (`backoff::host_draw`, js/draw.ts),
+//! which catches whatever the source throws and hands it back to the wrapper
+//! after the call: no JS exception unwinds through wasm frames. Powers are
+//! computed in Rust (`core::pow`), with no host call.
 
 mod backoff;
 mod random;
@@ -55,31 +57,9 @@ impl<T> Static<T> {
     }
 }
 
-// ------------------------------------------------------------------ type tags
+// ------------------------------------------------------------------ shared numbers
 
-/// Type tags of JS values, as `js/abi.ts` (`tag`) computes them.
-pub mod tags {
-    /// `undefined`.
-    pub const UNDEFINED: u32 = 0;
-    /// A number (the value travels alongside).
-    pub const NUMBER: u32 = 1;
-    /// A string (alongside: its parse result or code, per option).
-    pub const STRING: u32 = 2;
-    /// A boolean.
-    pub const BOOLEAN: u32 = 3;
-    /// `null`.
-    pub const NULL: u32 = 4;
-    /// A function.
-    pub const FUNCTION: u32 = 5;
-    /// An array (`Array.isArray`; a revoked Proxy counts as an object).
-    pub const ARRAY: u32 = 6;
-    /// Any other object.
-    pub const OBJECT: u32 = 7;
-    /// A symbol.
-    pub const SYMBOL: u32 = 8;
-    /// A bigint.
-    pub const BIGINT: u32 = 9;
-}
+pub use crate::boundary::{arg, kind, rec, sigil_arg, slot, source, tags};
 use tags::*;
 
 /// Whether a tag is an object that is not a function (arrays included).
@@ -90,19 +70,8 @@ pub(crate) fn is_object(tag: u32) -> bool {
 // ------------------------------------------------------------------ result slots
 
 /// Number of `f64` result slots.
-pub const SLOT_COUNT: usize = 24;
-/// Slot of the error class: 0 RangeError, 1 TypeError, 2 SigilError.
-pub const ERR_KIND: usize = 8;
-/// Slots of the option name (pointer, byte length; ASCII).
-pub const ERR_OPTION: usize = 9;
-/// Slots of the expected text (pointer, byte length; ASCII; `{}` placeholders).
-pub const ERR_EXPECTED: usize = 11;
-/// Slot of the index of the value to blame among those the call was given.
-pub const ERR_ARG: usize = 13;
-/// Slot of an index appended to the option name (`steps[3]`), or -1.
-pub const ERR_INDEX: usize = 14;
-/// Slots of the numbers that fill the `{}` placeholders of the expected text.
-pub const ERR_NUMBERS: usize = 15;
+pub const SLOT_COUNT: usize = slot::COUNT;
+pub use slot::{ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION};
 
 static SLOTS: Static<[f64; SLOT_COUNT]> = Static::new([0.0; SLOT_COUNT]);
 
@@ -130,11 +99,21 @@ pub fn slot(i: usize) -> f64 {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
     /// `RangeError`: a value of the right type out of range.
-    Range = 0,
+    Range = kind::RANGE as isize,
     /// `TypeError`: a value of the wrong type, or options that exclude each other.
-    Type = 1,
+    Type = kind::TYPE as isize,
     /// `SigilError` (`code: "invalid_argument"`): any bad Sigil input.
-    Sigil = 2,
+    Sigil = kind::SIGIL as isize,
+}
+
+/// Records [`kind::KEY_TEXT`] as the error class: the wrapper writes
+/// JavaScript's `String(attempt)` into the text buffer and calls `delay` again.
+pub(crate) fn key_text() {
+    SLOTS.with(|s| {
+        if let Some(k) = s.get_mut(ERR_KIND) {
+            *k = f64::from(kind::KEY_TEXT);
+        }
+    });
 }
 
 /// An error has been recorded in the slots.
@@ -243,14 +222,4 @@ pub(crate) fn seed_and_random(arg: u32) -> Failed {
         "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
         arg,
     )
-}
-
-/// Whether UTF-16 `key` is one of the names listed in `list` (`"one of a, b, c"`,
-/// which is also the expected text of the error: one place for the names).
-pub(crate) fn listed(list: &str, key: &[u16]) -> bool {
-    let names = list.as_bytes().get("one of ".len()..).unwrap_or(&[]);
-    names.split(|&b| b == b',').any(|name| {
-        let name = name.strip_prefix(b" ").unwrap_or(name);
-        crate::core::duration::eq_ascii(key, name)
-    })
 }

@@ -7,7 +7,6 @@ use wasm_bindgen::prelude::*;
 use super::{Checked, Kind, SEED_EXPECTED, Static, fail, fail_at, number, status, tags::*};
 use crate::core::{
     check,
-    curve::{Jitter, decorrelated},
     rng::{Draw, SeedHash, Sfc32, int_between, scale},
 };
 
@@ -60,7 +59,7 @@ pub fn check_items(shuffle: u32, tag: u32, length: f64) -> u32 {
 /// a stream's words here before drawing and saves them back when another
 /// stream takes its place (js/streams.ts). So no wasm memory is allocated per
 /// stream: nothing to free, nothing to leak (wasm is single-threaded).
-static CURRENT: Static<Sfc32> = Static::new(Sfc32::from_words([0; 4]));
+pub(crate) static CURRENT: Static<Sfc32> = Static::new(Sfc32::from_words([0; 4]));
 
 /// Loads the stream for the seed text in the text buffer (`len` UTF-16 code
 /// units of `String(seed)`).
@@ -92,22 +91,6 @@ pub fn stream_word(i: u32) -> u32 {
 #[wasm_bindgen(js_name = streamNext)]
 pub fn stream_next() -> f64 {
     CURRENT.with(|g| g.next())
-}
-
-/// One jittered delay drawn from the loaded stream (no draw when none is due).
-#[wasm_bindgen(js_name = streamJitter)]
-pub fn stream_jitter(kind: u32, fraction: f64, d: f64) -> f64 {
-    let j = Jitter::from_code(kind, fraction).unwrap_or(Jitter::None);
-    CURRENT.with(|g| j.apply(d, 0.0, |_, lo, hi| Ok::<f64, super::Failed>(g.float(lo, hi))).unwrap_or(d))
-}
-
-/// Decorrelated jitter for counted attempt `n`, drawing from the loaded stream.
-#[wasm_bindgen(js_name = streamDecorrelated)]
-pub fn stream_decorrelated(base: f64, cap: f64, n: f64) -> f64 {
-    CURRENT.with(|g| {
-        let r: Result<f64, super::Failed> = decorrelated(base, cap, n, |_, lo, hi| Ok(g.float(lo, hi)));
-        r.unwrap_or(base)
-    })
 }
 
 const WORDS_EXPECTED: &str = "an array of four unsigned 32-bit integers";

@@ -4,130 +4,120 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{Checked, Kind, SEED_EXPECTED, fail, is_object, listed, number, put, seed_and_random, status, tags::*};
+use super::{
+    Checked, Kind, SEED_EXPECTED,
+    backoff::{key_words, rec, set, source},
+    fail, is_object, number, put, seed_and_random,
+    tags::*,
+};
 use crate::core::{
     SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, check,
-    curve::{Curve, Growth, Jitter},
-    rng::scale,
+    curve::{Growth, Jitter},
 };
 
 /// Sigil's option names; the expected text of an unknown one.
 pub const SIGIL_NAMES: &str = "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts";
 
-/// Writes `[MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS]` of `@sigil/core` into slots 0..3.
-#[wasm_bindgen(js_name = sigilConstants)]
-pub fn sigil_constants() {
-    put(&[f64::from(SIGIL_MAX_ATTEMPTS), SIGIL_BASE_DELAY_MS, SIGIL_MAX_DELAY_MS]);
-}
-
-/// `attempt` of `nextDelayMs`.
-pub const SIGIL_ATTEMPT: u32 = 0;
-/// The `options` argument itself.
-pub const SIGIL_OPTIONS: u32 = 1;
-/// `baseDelayMs`.
-pub const SIGIL_BASE: u32 = 2;
-/// `maxDelayMs`.
-pub const SIGIL_MAX: u32 = 3;
-/// `jitter`.
-pub const SIGIL_JITTER: u32 = 4;
-/// `random`.
-pub const SIGIL_RANDOM: u32 = 5;
-/// `seed` (with `x` = the tag of `random`).
-pub const SIGIL_SEED: u32 = 6;
-/// `maxAttempts` of `retrySchedule`.
-pub const SIGIL_ATTEMPTS: u32 = 7;
-
-/// Checks one Sigil value: `id` says which (`SIGIL_*`), `tag` is its type tag,
-/// `x` the number (or, for `seed`, the tag of `random`). On success slot 0 holds
-/// the value to use (the default when it is `undefined`; for `seed` 1 when keyed
-/// jitter applies, else 0). Returns 0, or 1 with a SigilError recorded (a
-/// TypeError for `seed` with `random`).
-#[wasm_bindgen(js_name = sigilCheck)]
-pub fn sigil_check(id: u32, tag: u32, x: f64) -> u32 {
-    status(sigil_value(id, tag, x).map(|v| put(&[v])))
-}
+use crate::boundary::sigil_arg::{
+    ATTEMPT as SIGIL_ATTEMPT, ATTEMPTS as SIGIL_ATTEMPTS, BASE as SIGIL_BASE, JITTER as SIGIL_JITTER, MAX as SIGIL_MAX,
+    NAME as SIGIL_NAME, OPTIONS as SIGIL_OPTIONS, RANDOM as SIGIL_RANDOM, SEED as SIGIL_SEED,
+};
 
 fn or_default(tag: u32, x: f64, default: f64) -> (u32, f64) {
     if tag == UNDEFINED { (NUMBER, default) } else { (tag, x) }
 }
 
-fn sigil_value(id: u32, tag: u32, x: f64) -> Checked<f64> {
+/// Sigil in one call: validates `nextDelayMs`'s attempt (unless `schedule`) and
+/// the options, each as its type tag and number, in the original order
+/// (attempt, options, option names — `unknown` when the wrapper found an
+/// unknown one —, `baseDelayMs`, `maxDelayMs`, `jitter`, `random` — `seeded`
+/// when it is a `seededRandom` function, whose stream the wrapper loaded —, `seed` —
+/// its text in the text buffer, `seed_len` code units —, and for a schedule
+/// `maxAttempts`), compiles Sigil's policy into the register (exponential,
+/// factor 2, ceiling `maxDelayMs`, subtract-only jitter, draws from `random`
+/// or keyed by `seed`) and answers the delay of retry `attempt`
+/// (`backoff::delay`), or for a schedule the number of attempts. NaN with the
+/// error recorded (values `SIGIL_*`; a bad draw blames value 0 as `delay` does).
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn sigil(
+    schedule: bool,
+    attempt_tag: u32,
+    attempt: f64,
+    options_tag: u32,
+    unknown: bool,
+    base_tag: u32,
+    base: f64,
+    max_tag: u32,
+    max: f64,
+    jitter_tag: u32,
+    jitter: f64,
+    random_tag: u32,
+    seeded: bool,
+    seed_tag: u32,
+    seed_len: u32,
+    attempts_tag: u32,
+    attempts: f64,
+) -> f64 {
     let sigil = Kind::Sigil;
-    match id {
-        SIGIL_ATTEMPT => number(tag, x, "attempt", sigil, check::attempt_number, 0),
-        SIGIL_OPTIONS => {
-            if tag == UNDEFINED || is_object(tag) {
-                Ok(0.0)
-            } else {
-                Err(fail(sigil, "options", "an object or undefined", 0))
+    let r = (|| -> Checked<f64> {
+        let attempt = if schedule {
+            1.0
+        } else {
+            number(attempt_tag, attempt, "attempt", sigil, check::attempt_number, SIGIL_ATTEMPT)?
+        };
+        if options_tag != UNDEFINED && !is_object(options_tag) {
+            return Err(fail(sigil, "options", "an object or undefined", SIGIL_OPTIONS));
+        }
+        if unknown {
+            return Err(fail(sigil, "an option name", SIGIL_NAMES, SIGIL_NAME));
+        }
+        let (t, x) = or_default(base_tag, base, SIGIL_BASE_DELAY_MS);
+        let base = number(t, x, "baseDelayMs", sigil, check::non_negative, SIGIL_BASE)?;
+        let (t, x) = or_default(max_tag, max, SIGIL_MAX_DELAY_MS);
+        let max = number(t, x, "maxDelayMs", sigil, check::non_negative, SIGIL_MAX)?;
+        let (t, x) = or_default(jitter_tag, jitter, 0.0);
+        let jitter = number(t, x, "jitter", sigil, check::sigil_jitter, SIGIL_JITTER)?;
+        if random_tag != UNDEFINED && random_tag != FUNCTION {
+            return Err(fail(sigil, "random", check::unit_draw(f64::NAN).err().unwrap_or(""), SIGIL_RANDOM));
+        }
+        let keyed = seed_tag != UNDEFINED;
+        if keyed {
+            if random_tag != UNDEFINED {
+                return Err(seed_and_random(SIGIL_SEED));
+            }
+            if seed_tag != STRING && seed_tag != NUMBER {
+                return Err(fail(sigil, "seed", SEED_EXPECTED, SIGIL_SEED));
             }
         }
-        SIGIL_BASE => {
-            let (tag, x) = or_default(tag, x, SIGIL_BASE_DELAY_MS);
-            number(tag, x, "baseDelayMs", sigil, check::non_negative, 0)
-        }
-        SIGIL_MAX => {
-            let (tag, x) = or_default(tag, x, SIGIL_MAX_DELAY_MS);
-            number(tag, x, "maxDelayMs", sigil, check::non_negative, 0)
-        }
-        SIGIL_JITTER => {
-            let (tag, x) = or_default(tag, x, 0.0);
-            number(tag, x, "jitter", sigil, check::sigil_jitter, 0)
-        }
-        SIGIL_RANDOM => {
-            if tag == UNDEFINED || tag == FUNCTION {
-                Ok(0.0)
-            } else {
-                Err(fail(sigil, "random", check::unit_draw(f64::NAN).err().unwrap_or(""), 0))
-            }
-        }
-        SIGIL_SEED => {
-            if tag == UNDEFINED {
-                Ok(0.0)
-            } else if x != f64::from(UNDEFINED) {
-                Err(seed_and_random(0))
-            } else if tag != STRING && tag != NUMBER {
-                Err(fail(sigil, "seed", SEED_EXPECTED, 0))
-            } else {
-                Ok(1.0)
-            }
-        }
-        SIGIL_ATTEMPTS => {
-            let (tag, x) = or_default(tag, x, f64::from(SIGIL_MAX_ATTEMPTS));
-            number(tag, x, "maxAttempts", sigil, check::schedule_attempts, 0)
-        }
-        _ => Err(fail(sigil, "options", "an object or undefined", 0)),
-    }
+        let attempts = if schedule {
+            let (t, x) = or_default(attempts_tag, attempts, f64::from(SIGIL_MAX_ATTEMPTS));
+            number(t, x, "maxAttempts", sigil, check::schedule_attempts, SIGIL_ATTEMPTS)?
+        } else {
+            f64::NAN
+        };
+        let [k0, k1, k2, k3] = if keyed { key_words(seed_len) } else { [0.0; 4] };
+        let src = if keyed {
+            source::KEYED
+        } else if seeded {
+            source::SEEDED
+        } else {
+            source::FUNCTION
+        };
+        let subtract = f64::from(Jitter::Subtract(jitter).code());
+        let growth = f64::from(Growth::Exponential.code());
+        set(0, &[growth, base, 2.0, max, f64::INFINITY, 0.0, subtract, jitter, f64::from(src), k0, k1, k2, k3]);
+        set(rec::ATTEMPTS, &[attempts, 0.0, 1.0]);
+        Ok(if schedule { attempts } else { super::backoff::delay_at(attempt, 0) })
+    })();
+    r.unwrap_or(f64::NAN)
 }
 
-/// Checks an option name (UTF-16 in the text buffer, `len` code units):
-/// `surface` 0 = Sigil (SigilError), 1 = `createBackoff` (TypeError). Returns 0
-/// when it is known, 1 with the error recorded (the name is value 0).
-#[wasm_bindgen(js_name = optionName)]
-pub fn option_name(surface: u32, len: u32) -> u32 {
-    let (list, kind) =
-        if surface == 0 { (SIGIL_NAMES, Kind::Sigil) } else { (super::backoff::BACKOFF_NAMES, Kind::Type) };
-    let known = super::text(len).is_some_and(|key| listed(list, key));
-    if known {
-        return 0;
-    }
-    let _ = fail(kind, "an option name", list, 0);
-    1
-}
-
-/// The delay of Sigil retry `attempt` (validated options; `attempt` an integer
-/// >= 1): `min(base * 2^(attempt-1), max)`, then with `jitter` (not 0)
-/// `Math.round(capped * (1 - jitter * r))`. `r` is the retry's draw: the value
-/// `random()` returned (`NaN` when it was not a number) or the keyed draw; it
-/// is ignored when `jitter` is 0 (no draw is due: see `jitterDraws` with kind 1).
-/// `NaN` when `r` is not in `[0, 1]`, with the SigilError naming `random` recorded.
-#[wasm_bindgen(js_name = sigilDelay)]
-pub fn sigil_delay(base: f64, max: f64, jitter: f64, attempt: f64, r: f64) -> f64 {
-    let d = Curve { growth: Growth::Exponential, base, factor: 2.0, cap: max }.at(attempt);
-    Jitter::Subtract(jitter)
-        .apply(d, attempt, |_, lo, hi| {
-            let r = check::unit_draw(r).map_err(|e| fail(Kind::Sigil, "random", e, 0))?;
-            Ok::<f64, super::Failed>(scale(lo, hi, r))
-        })
-        .unwrap_or(f64::NAN)
+/// Writes the address and byte length of an option-name list into slots 0 and
+/// 1 (ASCII, `"one of a, b, c"`, also the expected text of an unknown name):
+/// `surface` 0 = Sigil, 1 = `createBackoff`. The wrapper reads it once.
+#[wasm_bindgen(js_name = optionNames)]
+pub fn option_names(surface: u32) {
+    let list = if surface == crate::boundary::surface::SIGIL { SIGIL_NAMES } else { super::backoff::BACKOFF_NAMES };
+    put(&[list.as_ptr() as u32 as f64, list.len() as f64]);
 }

@@ -8,15 +8,12 @@ use super::Static;
 use crate::core::{duration, http_date};
 
 /// Code units the static buffer holds; longer text goes to pages grown for it.
-pub const TEXT_CAPACITY: usize = 256;
+pub use crate::boundary::TEXT_CAPACITY;
 
 static TEXT: Static<[u16; TEXT_CAPACITY]> = Static::new([0; TEXT_CAPACITY]);
 
 /// Pages grown for text longer than [`TEXT_CAPACITY`]: (address, code units).
 static LARGE: Static<(usize, usize)> = Static::new((0, 0));
-
-/// Where the text of the next call lives: (address, code units it can hold).
-static CURRENT: Static<(usize, usize)> = Static::new((0, 0));
 
 /// The address where the JS wrapper writes `len` UTF-16 code units for the next
 /// call that takes text (`parseDuration`, `streamSeed`, …), or 0 when memory
@@ -37,7 +34,6 @@ pub fn text_buffer(len: u32) -> u32 {
             *large
         })
     };
-    CURRENT.with(|c| *c = at);
     at.0 as u32
 }
 
@@ -63,8 +59,10 @@ fn grow_pages(_pages: usize) -> Option<usize> {
 /// The `len` code units the JS wrapper wrote at [`text_buffer`]'s address;
 /// `None` when `len` exceeds what that address holds (memory could not grow).
 pub fn text(len: u32) -> Option<&'static [u16]> {
-    let (at, capacity) = CURRENT.with(|c| *c);
     let len = len as usize;
+    // Short text is always in the static buffer (the JS wrapper writes it there
+    // without asking, `textAt`); longer text in the pages grown by `textBuffer`.
+    let (at, capacity) = if len <= TEXT_CAPACITY { (TEXT.0.get() as usize, TEXT_CAPACITY) } else { LARGE.with(|l| *l) };
     if at == 0 || len > capacity {
         return None;
     }

@@ -4,8 +4,9 @@
 //!
 //! - no delay is ever `NaN` or negative;
 //! - pre-jitter curves are non-decreasing in the attempt and never above the cap;
-//! - jittered results lie in their band (`Jitter::band`, widened by the 0.5 of
-//!   rounding and a few ulps of the scaling) and are integers;
+//! - every result lies in `bounds(attempt)`, never above the hard cap, and
+//!   jittered results are integers (the composition the wasm `delay` export runs:
+//!   `core::policy::Policy::delay_with`);
 //! - free attempts (and `NaN` attempts) wait 0 and take no draw;
 //! - duration amounts convert exactly as a correctly rounded parse does.
 //!
@@ -16,8 +17,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use super::check::MAX_SAFE_INTEGER;
-use super::curve::{Curve, Growth, Jitter, Policy, Shape, counted};
+use super::curve::{Curve, Growth, Jitter};
 use super::duration::{integer_to_f64, parse};
+use super::policy::Policy;
 use super::rng::{Draw, Sfc32};
 
 const CASES: u32 = 2000;
@@ -94,24 +96,46 @@ fn curve() -> impl Strategy<Value = Curve> {
         })
 }
 
-fn shape() -> impl Strategy<Value = Shape> {
-    prop_oneof![
-        3 => curve().prop_map(Shape::Curve),
-        1 => prop::collection::vec(ms(), 1..8).prop_map(Shape::Steps),
-    ]
+/// An owned policy (the steps live here; `core::policy::Policy` borrows them).
+#[derive(Clone, Debug)]
+struct Owned {
+    curve: Curve,
+    steps: Vec<f64>,
+    cap: f64,
+    free: f64,
+    jitter: Jitter,
 }
 
-fn policy() -> impl Strategy<Value = Policy> {
+impl Owned {
+    fn p(&self) -> Policy<'_> {
+        Policy { curve: self.curve, steps: &self.steps, cap: self.cap, free: self.free, jitter: self.jitter }
+    }
+}
+
+fn policy() -> impl Strategy<Value = Owned> {
     (
-        shape(),
+        curve(),
+        prop_oneof![3 => Just(vec![]), 1 => prop::collection::vec(ms(), 1..8)],
+        prop_oneof![Just(None), ms().prop_map(Some)],
         prop_oneof![
             Just(0.0),
             (0u32..10u32).prop_map(f64::from),
             (0u64..=1u64 << 53).prop_map(|x| (x as f64).min(MAX_SAFE_INTEGER))
         ],
-        jitter(),
+        prop_oneof![4 => jitter(), 1 => Just(Jitter::Decorrelated)],
     )
-        .prop_map(|(shape, free, jitter)| Policy { shape, free, jitter })
+        .prop_map(|(mut curve, steps, extra, free, mut jitter)| {
+            // a hard cap (the fluent `.cap()`) at or above the base
+            let cap = extra.map_or(f64::INFINITY, |e| curve.base + e);
+            if jitter == Jitter::Decorrelated {
+                if !steps.is_empty() {
+                    jitter = Jitter::Full;
+                } else if !curve.cap.min(cap).is_finite() {
+                    curve.cap = curve.base + 1e6;
+                }
+            }
+            Owned { curve, steps, cap, free, jitter }
+        })
 }
 
 /// Attempts: small, around powers of two, up to 2^53, plus fractions, negatives and NaN.
@@ -126,24 +150,32 @@ fn attempt() -> impl Strategy<Value = f64> {
     ]
 }
 
-fn ceiling(p: &Policy) -> f64 {
-    match &p.shape {
-        Shape::Curve(c) => match c.growth {
-            Growth::Constant => c.base,
-            _ => c.cap,
-        },
-        Shape::Steps(s) => s.iter().copied().fold(0.0, f64::max),
-    }
+/// The largest pre-jitter delay of a policy (its ceiling, cap, or largest step).
+fn ceiling(o: &Owned) -> f64 {
+    let top = if o.steps.is_empty() {
+        match o.curve.growth {
+            Growth::Constant => o.curve.base,
+            _ => o.curve.cap,
+        }
+    } else {
+        o.steps.iter().copied().fold(0.0, f64::max)
+    };
+    top.min(o.cap)
+}
+
+/// The delay drawing from a stream (counting its draws), or from a fixed raw draw.
+fn delay<R: Draw>(p: &Policy, a: f64, rng: &mut R) -> f64 {
+    p.delay_with::<()>(a, |_, lo, hi| Ok(rng.float(lo, hi))).unwrap()
 }
 
 #[test]
 fn pre_jitter_delays_are_never_nan_negative_or_above_the_cap() {
     runner(CASES)
-        .run(&(policy(), attempt()), |(p, a)| {
-            let d = p.base_delay(a);
-            prop_assert!(!d.is_nan(), "NaN for {p:?} at {a}");
-            prop_assert!(d >= 0.0, "negative {d} for {p:?} at {a}");
-            prop_assert!(d <= ceiling(&p), "{d} above the cap for {p:?} at {a}");
+        .run(&(policy(), attempt()), |(o, a)| {
+            let d = o.p().nominal(a).unwrap_or(0.0);
+            prop_assert!(!d.is_nan(), "NaN for {o:?} at {a}");
+            prop_assert!(d >= 0.0, "negative {d} for {o:?} at {a}");
+            prop_assert!(d <= ceiling(&o), "{d} above the cap for {o:?} at {a}");
             Ok(())
         })
         .unwrap();
@@ -156,48 +188,57 @@ fn curves_are_non_decreasing_in_the_attempt() {
         .run(&pairs, |(c, a, b, free)| {
             let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
             prop_assume!(!lo.is_nan() && !hi.is_nan());
-            let p = Policy { shape: Shape::Curve(c), free, jitter: Jitter::None };
-            let (dl, dh) = (p.base_delay(lo), p.base_delay(hi));
+            let o = Owned { curve: c, steps: vec![], cap: f64::INFINITY, free, jitter: Jitter::None };
+            let (dl, dh) = (o.p().nominal(lo).unwrap_or(0.0), o.p().nominal(hi).unwrap_or(0.0));
             prop_assert!(dl <= dh, "{c:?} free {free}: delay({lo}) = {dl} > delay({hi}) = {dh}");
             Ok(())
         })
         .unwrap();
     // Sorted steps are non-decreasing too.
-    let steps = (prop::collection::vec(ms(), 1..8), attempt(), attempt());
+    let steps = (curve(), prop::collection::vec(ms(), 1..8), attempt(), attempt());
     runner(CASES / 4)
-        .run(&steps, |(mut s, a, b)| {
+        .run(&steps, |(c, mut s, a, b)| {
             s.sort_by(f64::total_cmp);
             let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
             prop_assume!(!lo.is_nan() && !hi.is_nan());
-            let p = Policy { shape: Shape::Steps(s), free: 0.0, jitter: Jitter::None };
-            prop_assert!(p.base_delay(lo) <= p.base_delay(hi));
+            let o = Owned { curve: c, steps: s, cap: f64::INFINITY, free: 0.0, jitter: Jitter::None };
+            prop_assert!(o.p().nominal(lo).unwrap_or(0.0) <= o.p().nominal(hi).unwrap_or(0.0));
             Ok(())
         })
         .unwrap();
 }
 
 #[test]
-fn jittered_delays_lie_in_their_band_and_are_integers() {
+fn delays_lie_in_their_bounds_below_the_cap_and_are_integers() {
     let cases = (policy(), attempt(), any::<[u32; 4]>(), prop_oneof![Just(None), fraction().prop_map(Some)]);
     runner(CASES)
-        .run(&cases, |(p, a, words, stub)| {
-            let d = p.base_delay(a);
+        .run(&cases, |(o, a, words, stub)| {
+            let p = o.p();
+            let d = p.nominal(a);
             let (got, draws) = match stub {
                 None => {
                     let mut rng = Counting { g: Sfc32::from_words(words), draws: 0 };
-                    (p.delay(a, &mut rng), rng.draws)
+                    (delay(&p, a, &mut rng), rng.draws)
                 }
                 Some(x) => {
                     let mut rng = Fixed(x, 0);
-                    (p.delay(a, &mut rng), rng.1)
+                    (delay(&p, a, &mut rng), rng.1)
                 }
             };
-            prop_assert!(!got.is_nan(), "NaN for {p:?} at {a}");
-            prop_assert!(got >= 0.0, "negative {got} for {p:?} at {a}");
-            let free = counted(a, p.free) == 0.0;
-            if free {
+            prop_assert!(!got.is_nan(), "NaN for {o:?} at {a}");
+            prop_assert!(got >= 0.0, "negative {got} for {o:?} at {a}");
+            prop_assert!(got <= o.cap, "{got} above the cap for {o:?} at {a}");
+            let (nominal, lo, hi) = p.bounds(a);
+            prop_assert!(lo <= got && got <= hi, "{got} outside bounds [{lo}, {hi}] for {o:?} at {a}");
+            let Some(d) = d else {
                 prop_assert_eq!(got, 0.0);
                 prop_assert_eq!(draws, 0, "a free attempt took a draw");
+                prop_assert_eq!((nominal, lo, hi), (0.0, 0.0, 0.0));
+                return Ok(());
+            };
+            if p.jitter == Jitter::Decorrelated {
+                prop_assert!((1..=1000).contains(&draws));
+                prop_assert_eq!(got, got.trunc());
                 return Ok(());
             }
             if !p.jitter.draws(d) {
@@ -210,13 +251,7 @@ fn jittered_delays_lie_in_their_band_and_are_integers() {
                 prop_assert_eq!(got.to_bits(), d.to_bits(), "an overflowed delay stays infinite after its draw");
                 return Ok(());
             }
-            if got.is_finite() {
-                prop_assert_eq!(got, got.trunc(), "jittered delay {} is not an integer", got);
-            }
-            let (lo, hi) = p.jitter.band(d);
-            // 0.5 for Math.round, a few ulps for the float scaling.
-            let slack = 0.5 + 4.0 * f64::EPSILON * hi.abs();
-            prop_assert!(got >= lo - slack && got <= hi + slack, "{got} outside [{lo}, {hi}] for {p:?} at {a}");
+            prop_assert_eq!(got, got.trunc(), "jittered delay {} is not an integer", got);
             Ok(())
         })
         .unwrap();
@@ -226,12 +261,12 @@ fn jittered_delays_lie_in_their_band_and_are_integers() {
 fn free_attempts_wait_zero() {
     let cases = (policy(), 0u64..=1u64 << 53);
     runner(CASES)
-        .run(&cases, |(p, k)| {
+        .run(&cases, |(o, k)| {
             // Any attempt <= free is free.
-            let a = (k as f64).min(p.free);
+            let a = (k as f64).min(o.free);
             let mut rng = Fixed(0.5, 0);
-            prop_assert_eq!(p.delay(a, &mut rng), 0.0);
-            prop_assert_eq!(p.delay(f64::NAN, &mut rng), 0.0);
+            prop_assert_eq!(delay(&o.p(), a, &mut rng), 0.0);
+            prop_assert_eq!(delay(&o.p(), f64::NAN, &mut rng), 0.0);
             prop_assert_eq!(rng.1, 0);
             Ok(())
         })
@@ -245,9 +280,9 @@ fn sigil_policy_keeps_its_invariants() {
         .run(&cases, |(base, extra, jitter, a, r)| {
             let p = Policy::sigil(base, base + extra, jitter);
             let a = a as f64;
-            let d = p.base_delay(a);
+            let d = p.nominal(a).unwrap_or(0.0);
             prop_assert!(d >= 0.0 && d <= base + extra);
-            let got = p.delay(a, &mut Fixed(r, 0));
+            let got = delay(&p, a, &mut Fixed(r, 0));
             prop_assert!(!got.is_nan() && got >= 0.0 && got <= d + 0.5);
             if jitter != 0.0 {
                 prop_assert_eq!(got, got.trunc());

@@ -237,7 +237,7 @@ export function expected(seeded) {
       attempts: 11,
       total: 10000,
       linear: [100, 200, 300],
-      json: { growth: "exponential", base: 500, factor: 3, max: 60000, free: 0, jitter: 0, maxAttempts: 4 },
+      json: { growth: "exponential", base: 500, factor: 3, cap: 60000, free: 0, jitter: 0, maxAttempts: 4 },
       from: 3000,
       immutable: true,
     },

@@ -23,6 +23,7 @@ test("schedule with no options prints Sigil's default table and window", () => {
       "    7   64 s    2 min 7 s",
       "",
       "total window: 2 min 7 s (127000 ms)",
+      "total wait bounds: 2 min 7 s – 2 min 7 s (127000 – 127000 ms)",
       "",
     ].join("\n"),
   );
@@ -37,6 +38,7 @@ test("--format json prints machine-readable rows", () => {
       { retry: 2, delayMs: 2000, elapsedMs: 3000 },
     ],
     totalMs: 3000,
+    totalBounds: { min: 3000, max: 3000 },
   });
 });
 
@@ -91,6 +93,7 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
     "    5   5.473 s   14.256 s",
     "",
     "total window: 14.256 s (14255.6875 ms)",
+    "total wait bounds: 14.256 s – 14.256 s (14255.6875 – 14255.6875 ms)",
     "",
   ].join("\n"));
   // A sub-second first wait puts the whole column in ms (30 s is 30000 ms, not "30 s").

@@ -162,6 +162,8 @@ test(`createBackoff and the fluent policy over ${N} option sets`, (t) => {
     if (g.unit() < 0.4) o.free = g.int(0, 4);
     const jitter = g.pick([undefined, 0, 1, 0.2, 0.5, g.unit(), "full", "full"]);
     if (jitter !== undefined) o.jitter = jitter;
+    // The fluent hard cap (truncated band), on a third of the option sets.
+    if (g.unit() < 0.3) o.cap = (o.base ?? 0) + g.pick([0, g.int(0, 1e6), g.unit() * 1e4]);
     const seed = randomSeed(g);
     const ctx = JSON.stringify(o);
     const model = { ...o, random: modelRandom(seed) };

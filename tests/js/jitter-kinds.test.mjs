@@ -129,6 +129,6 @@ test("bad combinations throw the named error", () => {
 test("toJSON keeps the seed and the jitter kind, and rebuilds the same policy", () => {
   const p = Backoff.exponential("1 second").cap("1 minute").jitter("decorrelated").seed(7).maxAttempts(6);
   const json = p.toJSON();
-  assert.deepEqual(json, { growth: "exponential", base: 1000, factor: 2, max: 60000, free: 0, jitter: "decorrelated", seed: "7", maxAttempts: 6 });
+  assert.deepEqual(json, { growth: "exponential", base: 1000, factor: 2, cap: 60000, free: 0, jitter: "decorrelated", seed: "7", maxAttempts: 6 });
   assert.deepEqual(createBackoff(json).schedule(), p.schedule());
 });

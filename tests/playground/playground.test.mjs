@@ -154,7 +154,7 @@ async function assertMatchesLibrary(shown, nodeOptions) {
 test("default: Sigil's default schedule, the three snippets reproduce it", async () => {
   await open();
   const shown = await read();
-  const policy = await assertMatchesLibrary(shown, { growth: "exponential", base: 1000, factor: 2, max: 3600000, maxAttempts: 8 });
+  const policy = await assertMatchesLibrary(shown, { growth: "exponential", base: 1000, factor: 2, cap: 3600000, maxAttempts: 8 });
   assert.deepEqual(shown.rows.map((r) => r.wait), retrySchedule(), "the defaults are Sigil's");
   assert.equal(shown.sigil.state, "ok");
   assert.equal(shown.sigil.why, "");
@@ -172,11 +172,11 @@ test("default: Sigil's default schedule, the three snippets reproduce it", async
 test("linear growth with a cap (duration text), and the linear/log chart toggle", async () => {
   await configure([["growth", "linear"], ["base", "250"], ["cap", "1 second"], ["attempts", "7"]]);
   const shown = await read();
-  const policy = await assertMatchesLibrary(shown, { growth: "linear", base: 250, max: "1 second", maxAttempts: 7 });
+  const policy = await assertMatchesLibrary(shown, { growth: "linear", base: 250, cap: "1 second", maxAttempts: 7 });
   assert.deepEqual(shown.rows.map((r) => r.wait), [250, 500, 750, 1000, 1000, 1000]);
   assert.equal(shown.sigil.state, "unavailable");
   assert.match(shown.sigil.why, /linear growth: Sigil's curve is exponential/);
-  assert.match(shown.create.code, /max: "1 second",/);
+  assert.match(shown.create.code, /cap: "1 second",/);
   assert.match(shown.fluent.code, /Backoff\.linear\(250\)\n {2}\.cap\("1 second"\)/);
   assert.equal(await page.isVisible("#factor"), false, "factor applies to exponential growth only");
   assert.ok(shown.chartTitles[0].includes("linear from 250 ms, cap 1 s"));
@@ -193,7 +193,7 @@ test("linear growth with a cap (duration text), and the linear/log chart toggle"
 test("decorrelated jitter with a seed: keyed, deterministic, equal to Node", async () => {
   await configure([["jitter", "decorrelated"], ["base", "100"], ["cap", "5s"], ["attempts", "10"], ["seed", "demo"]]);
   const shown = await read();
-  const options = { growth: "exponential", base: 100, factor: 2, max: "5s", jitter: "decorrelated", seed: "demo", maxAttempts: 10 };
+  const options = { growth: "exponential", base: 100, factor: 2, cap: "5s", jitter: "decorrelated", seed: "demo", maxAttempts: 10 };
   const policy = await assertMatchesLibrary(shown, options);
   // keyed: delay(n) is a pure function of (seed, n), in any order, from a fresh policy
   const fresh = createBackoff(options);
@@ -230,7 +230,7 @@ test("factor 3 with equal jitter: Sigil says why not; a hash link restores the c
   const shown = await read();
   await assertMatchesLibrary(shown, { growth: "exponential", base: 1000, factor: 3, jitter: "equal", seed: "42", maxAttempts: 6 });
   assert.match(shown.sigil.why, /factor 3: Sigil always doubles/);
-  assert.doesNotMatch(shown.create.code, /max:/, "an empty cap is no cap");
+  assert.doesNotMatch(shown.create.code, /cap:/, "an empty cap is no cap");
   // the URL fragment reproduces the page
   await open(shown.hash);
   const again = await read();
@@ -274,14 +274,14 @@ test("invalid input: the library's error next to the control, never NaN, and rec
 
   // cap below base
   await configure([["cap", "500"]]);
-  const capMessage = messageOf({ growth: "exponential", base: 1000, factor: 2, max: 500, maxAttempts: 8 });
-  assert.match(capMessage, /^RangeError: max must be a duration >= base; received 500$/);
+  const capMessage = messageOf({ growth: "exponential", base: 1000, factor: 2, cap: 500, maxAttempts: 8 });
+  assert.match(capMessage, /^RangeError: cap must be a duration >= base; received 500$/);
   await expectError("cap", capMessage);
   await page.screenshot({ path: join(ARTIFACTS, "playground-error.png") });
 
   // jitter 2
   await configure([["jitter", "spread"], ["fraction", "2"]]);
-  await expectError("fraction", messageOf({ growth: "exponential", base: 1000, factor: 2, max: 3600000, jitter: 2, seed: "playground", maxAttempts: 8 }));
+  await expectError("fraction", messageOf({ growth: "exponential", base: 1000, factor: 2, cap: 3600000, jitter: 2, seed: "playground", maxAttempts: 8 }));
 
   // duration text the parser refuses
   await configure([["base", "soon"]]);
@@ -332,7 +332,7 @@ test("no seed: jittered waits are a random sample inside the exact bounds, and t
 test("layout at 1024×768: no horizontal scroll, labelled controls; screenshot", async () => {
   await configure([["cap", "30 seconds"], ["jitter", "spread"], ["fraction", "0.25"], ["attempts", "10"], ["seed", "screenshot"]]);
   const shown = await read();
-  await assertMatchesLibrary(shown, { growth: "exponential", base: 1000, factor: 2, max: "30 seconds", jitter: 0.25, seed: "screenshot", maxAttempts: 10 });
+  await assertMatchesLibrary(shown, { growth: "exponential", base: 1000, factor: 2, cap: "30 seconds", jitter: 0.25, seed: "screenshot", maxAttempts: 10 });
   const layout = await page.evaluate(() => {
     const unlabelled = [...document.querySelectorAll("input, select, button")]
       .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || (el.tagName === "BUTTON" && el.textContent.trim())))

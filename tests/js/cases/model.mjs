@@ -157,10 +157,17 @@ export function backoffDelay(o, attempt) {
     else if (growth === "linear") d = Math.min(o.base * counted, max);
     else d = o.base;
   }
+  // The fluent hard cap (API.md section 5): the pre-jitter delay is held to it, and a ± band
+  // that crosses it is truncated at it (the same one draw, over [1 - j, cap / d]).
+  const cap = o.cap ?? Infinity;
+  d = Math.min(d, cap);
   const j = o.jitter ?? 0;
   if (!j) return d;
   // One draw per jittered call, even for an overflowed delay, which stays Infinity (see sigilDelay).
-  const x = j === "full" ? o.random.float(0, d) : o.random.float(1 - j, 1 + j);
+  let hi = 1 + j;
+  if (j !== "full" && d * hi > cap) hi = cap / d;
+  const x = j === "full" ? o.random.float(0, d) : o.random.float(1 - j, hi);
   if (d === Infinity) return d;
-  return j === "full" ? Math.round(x) : Math.round(d * x);
+  const v = j === "full" ? Math.round(x) : Math.round(d * x);
+  return v > cap ? Math.floor(cap) : v;
 }

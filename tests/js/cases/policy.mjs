@@ -207,6 +207,8 @@ export default (t, lib, entries) => {
       createBackoff({ steps: ["1s", 5, "2 minutes"], free: 1, jitter: 1, maxAttempts: 6 }),
       createBackoff({ base: 1000, growth: "constant", free: 3 }),
       createBackoff({ base: 0 }),
+      createBackoff({ base: 1000, max: "20 seconds" }).cap("30 seconds").jitter(0.5),
+      createBackoff({ steps: [100, 5000], cap: 4000, jitter: 0.25 }),
     ];
     for (const [i, p] of policies.entries()) {
       const json = p.toJSON();
@@ -223,7 +225,8 @@ export default (t, lib, entries) => {
     }
     const j = Backoff.exponential("2 seconds").cap("5 minutes").maxAttempts(10).toJSON();
     t.eq(j.base, 2000, "durations are ms numbers");
-    t.eq(j.max, 300000);
+    t.eq(j.cap, 300000, "the fluent cap is the hard bound `cap`");
+    t.eq(j.max, undefined);
     t.eq(j.maxAttempts, 10);
     t.ok(!("random" in Backoff.fixed(1).random(() => 0.5).toJSON()), "random is left out");
   });

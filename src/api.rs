@@ -1,0 +1,383 @@
+//! The native Rust API: the same engine the wasm build ships
+//! ([`crate::core::policy::Policy`]), with an owned builder.
+//!
+//! ```
+//! use backoff_wasm::{Backoff, Jitter};
+//!
+//! // 1 s doubling, at most 30 s per wait (jitter included), ± 25 %, keyed by a seed
+//! let policy = Backoff::exponential(1000.0)
+//!     .cap(30_000.0)
+//!     .jitter(Jitter::Spread(0.25))
+//!     .seed("job-7")
+//!     .max_attempts(8)
+//!     .build()
+//!     .unwrap();
+//! let third = policy.delay(3);
+//! assert!((3000.0..=5000.0).contains(&third));
+//! assert_eq!(policy.delay(3), third, "keyed: a pure function of (seed, attempt)");
+//! assert_eq!(policy.waits().count(), 7);
+//! ```
+//!
+//! Every number equals what `createBackoff` / the fluent `Backoff` of the npm
+//! package returns for the same options, seed and attempt (a cross-runtime test
+//! checks thousands of configurations): `Backoff::exponential(b).max(m)` is
+//! `createBackoff({ base: b, max: m })`, `.cap(c)` is `.cap(c)`, `.seed(s)` is
+//! `seed: s`, and `.random(Random::new(s))` is `random: createRandom(s)`.
+
+use std::cell::Cell;
+use std::fmt;
+
+use crate::core::check;
+pub use crate::core::curve::Jitter;
+use crate::core::curve::{Curve, Growth};
+use crate::core::policy::{MAX_STEPS, Policy};
+use crate::core::rng::{Draw, Keyed, SeedHash, Sfc32, key_prefix, keyed_draw, scale};
+
+/// A bad option: `"<option> must be <expected>"`, the wording of the npm package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The option's name (`base`, `factor`, `max`, `cap`, `steps`, `free`, `jitter`, `maxAttempts`).
+    pub option: &'static str,
+    /// What it must be.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} must be {}", self.option, self.expected)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A seeded stream: `@sdxc/random`'s `createRandom(seed)` (sfc32 seeded by a
+/// hash of the seed's UTF-16 code units), draw for draw.
+///
+/// ```
+/// use backoff_wasm::Random;
+///
+/// let r = Random::new("42");
+/// assert_eq!((r.next() * 4_294_967_296.0) as u32, 3833195492);
+/// assert_eq!(r.int(0, 999), 829);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Random(Cell<Sfc32>);
+
+impl Random {
+    /// The stream for `seed` (`String(seed)` in JavaScript: pass a number as JavaScript writes it).
+    pub fn new(seed: &str) -> Random {
+        Random(Cell::new(Sfc32::from_str_seed(seed)))
+    }
+
+    /// A uniform draw in `[0, 1)`.
+    pub fn next(&self) -> f64 {
+        let mut g = self.0.get();
+        let r = g.next();
+        self.0.set(g);
+        r
+    }
+
+    /// `min + next() * (max - min)`.
+    pub fn float(&self, min: f64, max: f64) -> f64 {
+        scale(min, max, self.next())
+    }
+
+    /// An integer in `[min, max]`: `min + floor(next() * (max - min + 1))`.
+    pub fn int(&self, min: i64, max: i64) -> i64 {
+        min + (self.next() * ((max - min) as f64 + 1.0)).floor() as i64
+    }
+
+    /// The four state words (`state().words` in JavaScript).
+    pub fn words(&self) -> [u32; 4] {
+        self.0.get().words()
+    }
+}
+
+/// Where jitter draws come from.
+#[derive(Clone, Debug)]
+enum Source {
+    None,
+    Stream(Random),
+    Keyed(SeedHash),
+}
+
+/// A retry policy under construction: start with [`Backoff::exponential`],
+/// [`Backoff::linear`], [`Backoff::fixed`] or [`Backoff::steps`], add bounds,
+/// then [`Builder::build`] (which validates, as `createBackoff` does).
+#[derive(Clone, Debug)]
+pub struct Builder {
+    growth: Growth,
+    base: f64,
+    factor: f64,
+    max: f64,
+    cap: f64,
+    steps: Vec<f64>,
+    stepped: bool,
+    free: f64,
+    jitter: Jitter,
+    source: Source,
+    attempts: Option<u64>,
+}
+
+/// A validated retry policy: how long to wait before each retry, ms.
+#[derive(Clone, Debug)]
+pub struct Backoff {
+    b: Builder,
+}
+
+impl Backoff {
+    fn builder(growth: Growth, base: f64) -> Builder {
+        Builder {
+            growth,
+            base,
+            factor: 2.0,
+            max: f64::INFINITY,
+            cap: f64::INFINITY,
+            steps: Vec::new(),
+            stepped: false,
+            free: 0.0,
+            jitter: Jitter::None,
+            source: Source::None,
+            attempts: None,
+        }
+    }
+
+    /// Waits `base × factor^(n−1)` ms (factor 2 unless [`Builder::factor`]).
+    pub fn exponential(base: f64) -> Builder {
+        Backoff::builder(Growth::Exponential, base)
+    }
+
+    /// Waits `base × n` ms.
+    pub fn linear(base: f64) -> Builder {
+        Backoff::builder(Growth::Linear, base)
+    }
+
+    /// Waits `base` ms every time.
+    pub fn fixed(base: f64) -> Builder {
+        Backoff::builder(Growth::Constant, base)
+    }
+
+    /// Waits `steps[n−1]` ms; the last repeats (1 to 1000 steps).
+    pub fn steps(steps: &[f64]) -> Builder {
+        let mut b = Backoff::builder(Growth::Constant, 0.0);
+        b.steps = steps.to_vec();
+        b.stepped = true;
+        b
+    }
+
+    fn policy(&self) -> Policy<'_> {
+        let b = &self.b;
+        Policy {
+            curve: Curve { growth: b.growth, base: b.base, factor: b.factor, cap: b.max },
+            steps: &b.steps,
+            cap: b.cap,
+            free: b.free,
+            jitter: b.jitter,
+        }
+    }
+
+    /// The wait in ms before retry `attempt` (1 = after the first failure): the
+    /// pre-jitter delay, then one draw when jittered (one per step for
+    /// decorrelated jitter); 0 for a free attempt. Equal to the npm package's
+    /// `delay(attempt)` for the same options and seed.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::exponential(1000.0).max(60_000.0).build().unwrap();
+    /// assert_eq!([1, 2, 3, 7, 8].map(|n| p.delay(n)), [1000.0, 2000.0, 4000.0, 60_000.0, 60_000.0]);
+    /// ```
+    pub fn delay(&self, attempt: u64) -> f64 {
+        let p = self.policy();
+        let a = attempt as f64;
+        let r: Result<f64, ()> = match &self.b.source {
+            Source::None => p.delay_with(a, |_, lo, _| Ok(lo)),
+            Source::Stream(g) => p.delay_with(a, |_, lo, hi| Ok(g.float(lo, hi))),
+            Source::Keyed(prefix) => {
+                let keyed = Keyed { prefix: *prefix };
+                p.delay_with(a, |k, lo, hi| {
+                    let r = keyed.draw(k).unwrap_or_else(|| keyed_draw(*prefix, js_integer_text(k).encode_utf16()));
+                    Ok(scale(lo, hi, r))
+                })
+            }
+        };
+        r.unwrap_or(0.0)
+    }
+
+    /// `(nominal, min, max)`: every `delay(attempt)` lies in `[min, max]`
+    /// (`nominal` is the pre-jitter delay, NaN for decorrelated jitter).
+    pub fn bounds(&self, attempt: u64) -> (f64, f64, f64) {
+        self.policy().bounds(attempt as f64)
+    }
+
+    /// The max-attempts bound (attempts in total), if any.
+    pub fn attempts(&self) -> Option<u64> {
+        self.b.attempts
+    }
+
+    /// The waits in order, retries 1, 2, …: `attempts − 1` of them, or endless
+    /// without a max-attempts bound.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::linear(100.0).max_attempts(4).build().unwrap();
+    /// assert_eq!(p.waits().collect::<Vec<_>>(), [100.0, 200.0, 300.0]);
+    /// ```
+    pub fn waits(&self) -> impl Iterator<Item = f64> + '_ {
+        let end = self.b.attempts.unwrap_or(u64::MAX);
+        (1..end).map(move |n| self.delay(n))
+    }
+}
+
+impl Builder {
+    /// The exponential factor (finite, ≥ 1; default 2).
+    pub fn factor(mut self, factor: f64) -> Builder {
+        self.factor = factor;
+        self
+    }
+
+    /// The ceiling before jitter (`createBackoff`'s `max`, ≥ base): a ± jitter
+    /// at the ceiling may exceed it by the fraction.
+    pub fn max(mut self, max: f64) -> Builder {
+        self.max = max;
+        self
+    }
+
+    /// The hard bound after jitter (the fluent `.cap()`, ≥ base): no wait
+    /// exceeds it; a ± band that crosses it is truncated at it.
+    pub fn cap(mut self, cap: f64) -> Builder {
+        self.cap = cap;
+        self
+    }
+
+    /// Attempts that wait 0 before the curve starts (a non-negative safe integer).
+    pub fn free(mut self, free: u64) -> Builder {
+        self.free = free as f64;
+        self
+    }
+
+    /// The jitter kind (`Jitter::Spread(f)` is `jitter: f`, `Jitter::Full` is `"full"`, …).
+    pub fn jitter(mut self, jitter: Jitter) -> Builder {
+        self.jitter = jitter;
+        self
+    }
+
+    /// Keyed jitter: the draw for attempt `n` is the first draw of the stream
+    /// seeded `"<seed> <n>"`, so `delay(n)` is a pure function of (seed, n).
+    pub fn seed(mut self, seed: &str) -> Builder {
+        self.source = Source::Keyed(key_prefix(seed.encode_utf16()));
+        self
+    }
+
+    /// Draws from a seeded stream (each jittered delay moves it on).
+    pub fn random(mut self, random: Random) -> Builder {
+        self.source = Source::Stream(random);
+        self
+    }
+
+    /// Attempts in total, the first included (≥ 1): bounds [`Backoff::waits`].
+    pub fn max_attempts(mut self, n: u64) -> Builder {
+        self.attempts = Some(n);
+        self
+    }
+
+    /// Validates the options as `createBackoff` does.
+    /// # Errors
+    /// [`Error`] naming the first bad option: a negative or non-finite duration,
+    /// a factor below 1, `max`/`cap` below base, 0 or more than 1000 steps, a
+    /// jitter fraction outside `[0, 1]`, decorrelated jitter without a finite
+    /// `max`/`cap` or with steps, jitter without a `seed` or `random` (the Rust
+    /// API has no default source), `max_attempts(0)`.
+    pub fn build(mut self) -> Result<Backoff, Error> {
+        let err = |option, expected| Error { option, expected };
+        if !self.stepped {
+            self.base = check::delay_ms(self.base).map_err(|e| err("base", e))?;
+            self.factor = check::factor(self.factor).map_err(|e| err("factor", e))?;
+            if self.max != f64::INFINITY {
+                let m = check::delay_ms(self.max).map_err(|e| err("max", e))?;
+                self.max = check::ceiling(m, self.base).map_err(|e| err("max", e))?;
+            }
+        } else if self.steps.is_empty() || self.steps.len() > MAX_STEPS {
+            return Err(err("steps", "a non-empty array of at most 1000 durations"));
+        } else {
+            for s in &self.steps {
+                check::delay_ms(*s).map_err(|e| err("steps", e))?;
+            }
+        }
+        if self.cap != f64::INFINITY {
+            let floor = if self.stepped { 0.0 } else { self.base };
+            let c = check::delay_ms(self.cap).map_err(|e| err("cap", e))?;
+            self.cap = check::ceiling(c, floor).map_err(|e| err("cap", e))?;
+        }
+        check::free(self.free).map_err(|e| err("free", e))?;
+        if let Jitter::Spread(f) | Jitter::Subtract(f) = self.jitter {
+            check::fraction(f).map_err(|_| err("jitter", "a number in [0, 1]"))?;
+        }
+        if self.jitter == Jitter::Decorrelated {
+            if self.stepped {
+                return Err(err("jitter", "a kind other than decorrelated with steps"));
+            }
+            if !self.max.min(self.cap).is_finite() {
+                return Err(err("max", "set for decorrelated jitter (it needs a cap)"));
+            }
+        }
+        if self.jitter.draws(0.0) && matches!(self.source, Source::None) {
+            return Err(err("jitter", "given with a seed or a random stream (the Rust API has no default source)"));
+        }
+        if self.attempts == Some(0) {
+            return Err(err("maxAttempts", "an integer >= 1"));
+        }
+        Ok(Backoff { b: self })
+    }
+}
+
+/// JavaScript's `String(n)` for an integer `n` (the text a keyed draw hashes):
+/// the shortest digits that round-trip, padded with zeros below 10²¹, in
+/// exponent form (`1.5e+21`) from there.
+fn js_integer_text(n: f64) -> String {
+    let sci = format!("{n:e}"); // shortest round-trip digits: "1.152921504606847e18"
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    if exp < 21 {
+        let zeros = (exp + 1 - digits.len() as i32).max(0) as usize;
+        format!("{digits}{}", "0".repeat(zeros))
+    } else {
+        format!("{mantissa}e+{exp}")
+    }
+}
+
+/// Milliseconds of duration text (`@sdxc/duration`'s `parse`: `"5 seconds"`,
+/// `"250ms"`, `"1 week"`, a bare integer is ms), or `None` when it is not a duration.
+///
+/// ```
+/// assert_eq!(backoff_wasm::parse_duration("1 minute"), Some(60_000.0));
+/// assert_eq!(backoff_wasm::parse_duration("1.5 hours"), None);
+/// ```
+pub fn parse_duration(text: &str) -> Option<f64> {
+    crate::core::duration::parse(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_text_of_large_integers() {
+        assert_eq!(js_integer_text(1_152_921_504_606_846_976.0), "1152921504606847000");
+        assert_eq!(js_integer_text(1e21), "1e+21");
+        assert_eq!(js_integer_text(1.5e300), "1.5e+300");
+        assert_eq!(js_integer_text(18_014_398_509_481_984.0), "18014398509481984");
+    }
+
+    #[test]
+    fn errors_name_the_option() {
+        let e = Backoff::exponential(1000.0).factor(0.5).build().unwrap_err();
+        assert_eq!(e.to_string(), "factor must be a finite number >= 1");
+        assert_eq!(Backoff::exponential(1000.0).cap(10.0).build().unwrap_err().option, "cap");
+        assert_eq!(Backoff::steps(&[]).build().unwrap_err().option, "steps");
+        assert_eq!(Backoff::steps(&vec![1.0; 1001]).build().unwrap_err().option, "steps");
+        assert_eq!(Backoff::fixed(1.0).jitter(Jitter::Full).build().unwrap_err().option, "jitter");
+    }
+}
