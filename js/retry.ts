@@ -9,11 +9,10 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import * as wasm from "./wasm.js";
-import { retryAfterValueMs, text } from "./abi.js";
+import { retryAfterValueMs } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, RANGE, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
 import { rateLimitWaitMs } from "./server-delay.js";
@@ -217,7 +216,8 @@ function keysOf(x: object, name: string): string[] {
   }
 }
 
-const isBackoffKey = (k: string) => wasm.optionName(BACKOFF_OPTIONS, text(k)) === 0;
+/** Whether `k` is a `createBackoff` option name (Rust's list, read once by errors.ts). */
+const isBackoffKey = (k: string) => unknownKey({ [k]: true }, BACKOFF_OPTIONS) === undefined;
 
 /** Where a key that is not an option of `known` belongs, in the caller's words. */
 function hint(k: string): string {

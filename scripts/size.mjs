@@ -30,10 +30,10 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * has the numbers), so growth fails `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 24_900, "./sigil": 12_700, "./backoff": 14_500, "./random": 12_500, "./duration": 12_000,
-  "./policy": 14_500, "./chart": 17_000, "./retry": 20_900,
+  ".": 25_000, "./sigil": 13_300, "./backoff": 14_600, "./random": 13_100, "./duration": 12_000,
+  "./policy": 14_600, "./chart": 17_100, "./retry": 21_000,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 15_700,
+  "./queues": 15_800,
 };
 /** Budget of an entry point that has no line above (a new one), gzip bytes. */
 export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
@@ -41,7 +41,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 32_200, cjs: 28_600, workerd: 31_700 };
+export const TREE_BUDGET_GZIP = { esm: 32_000, cjs: 28_400, workerd: 31_500 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
