@@ -9,11 +9,10 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import * as wasm from "./wasm.js";
-import { retryAfterValueMs, text } from "./abi.js";
+import { retryAfterValueMs } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, RANGE, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, RANGE, TYPE } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
 import { rateLimitWaitMs } from "./server-delay.js";
@@ -217,7 +216,7 @@ function keysOf(x: object, name: string): string[] {
   }
 }
 
-const isBackoffKey = (k: string) => wasm.optionName(BACKOFF_OPTIONS, text(k)) === 0;
+const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
 /** Where a key that is not an option of `known` belongs, in the caller's words. */
 function hint(k: string): string {
