@@ -185,6 +185,11 @@ function namesOf(surface: number): Set<string> {
   return set;
 }
 
+/** Whether `key` is an option name of `surface` (Rust's list, read once). @internal */
+export function isOptionName(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS, key: string): boolean {
+  return namesOf(surface).has(key);
+}
+
 /**
  * The first own enumerable key of `options` that is not an option name of
  * `surface`, or `undefined`; the wasm check that comes next raises it, in its

@@ -12,7 +12,7 @@
 import { retryAfterValueMs } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, RANGE, TYPE } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
 import { rateLimitWaitMs } from "./server-delay.js";
@@ -216,8 +216,7 @@ function keysOf(x: object, name: string): string[] {
   }
 }
 
-/** Whether `k` is a `createBackoff` option name (Rust's list, read once by errors.ts). */
-const isBackoffKey = (k: string) => unknownKey({ [k]: true }, BACKOFF_OPTIONS) === undefined;
+const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
 /** Where a key that is not an option of `known` belongs, in the caller's words. */
 function hint(k: string): string {
