@@ -210,16 +210,30 @@ export class Backoff implements Iterable<number> {
   /**
    * A policy from what callers may pass where a policy is expected: a `Backoff`
    * passes through; a number or duration text means `Backoff.fixed(x)`.
-   * @throws TypeError for anything else; RangeError for a bad duration.
+   * @throws TypeError for anything else (also an object that throws when read: a revoked
+   *   Proxy, a throwing getter; the engine's error is the `cause`); RangeError for a bad
+   *   duration. Both name `policy`, the word every caller of this package uses for it.
    */
   static from(x: Backoff | DurationInput): Backoff {
-    if (x instanceof Backoff) return x;
+    const expected = "a Backoff, a number of ms or duration text";
+    if (typeof x === "number" || typeof x === "string") {
+      try {
+        return Backoff.fixed(x);
+      } catch (e) {
+        throw invalid(e instanceof RangeError ? RANGE : TYPE, "policy", `${expected} (a non-negative finite duration)`, x);
+      }
+    }
     // A policy from another copy of this package (the CommonJS build next to the ESM
     // one): rebuilt from its options, its random source included.
-    const foreign = typeof x === "object" && x !== null ? (x as Record<symbol, unknown>)[OPTIONS] : undefined;
+    let foreign: unknown;
+    try {
+      if (x instanceof Backoff) return x;
+      foreign = typeof x === "object" && x !== null ? (x as Record<symbol, unknown>)[OPTIONS] : undefined;
+    } catch (e) {
+      throw invalid(TYPE, "policy", `${expected} that can be read`, x, e);
+    }
     if (typeof foreign === "function") return new Backoff({ ...(foreign.call(x) as Record<string, unknown>) }, true);
-    if (typeof x === "number" || typeof x === "string") return Backoff.fixed(x);
-    throw invalid(TYPE, "policy", "a Backoff, a number of ms or duration text", x);
+    throw invalid(TYPE, "policy", expected, x);
   }
 
   /** The options this policy was built from, for `Backoff.from` in another copy of the package. @internal */

@@ -94,9 +94,14 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export function signalOf(name: string, x: unknown): Signal | undefined {
   if (x == null) return undefined;
   const s = x as Signal;
-  if (typeof s !== "object" || typeof s.aborted !== "boolean" || typeof s.addEventListener !== "function" || typeof s.removeEventListener !== "function") {
-    throw invalid(TYPE, name, "an AbortSignal", x);
+  let ok: boolean;
+  try {
+    ok = typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function";
+  } catch (e) {
+    // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
+    throw invalid(TYPE, name, "an AbortSignal that can be read", x, e);
   }
+  if (!ok) throw invalid(TYPE, name, "an AbortSignal", x);
   return s;
 }
 

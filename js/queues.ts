@@ -123,13 +123,25 @@ function keyed(policy: Backoff, id: unknown, what: string): Backoff {
  * catch { retryMessage(message, Backoff.exponential("30 seconds").cap("1 hour").jitter(0.2)); }
  */
 export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, options?: RetryMessageOptions): number | undefined {
-  if (typeof message?.retry !== "function" || typeof message.ack !== "function") {
-    throw invalid(TYPE, "message", "a Queues message (with retry and ack methods)", message);
+  const expected = "a Queues message (with retry and ack methods)";
+  // Every read of the caller's objects first: a revoked Proxy or a throwing getter gets the
+  // package's TypeError naming what it was (the engine's error as `cause`), not the engine's.
+  let fields: Pick<QueueMessageLike, "retry" | "ack" | "attempts" | "id">;
+  try {
+    fields = { retry: message?.retry, ack: message?.ack, attempts: message?.attempts, id: message?.id };
+  } catch (e) {
+    throw invalid(TYPE, "message", `${expected} that can be read`, message, e);
   }
+  if (typeof fields.retry !== "function" || typeof fields.ack !== "function") throw invalid(TYPE, "message", expected, message);
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw invalid(TYPE, "options", "an object", options);
   }
-  const o = (options ?? {}) as Record<string, unknown>;
+  let o: Record<string, unknown>;
+  try {
+    o = { ...(options ?? {}) } as Record<string, unknown>;
+  } catch (e) {
+    throw invalid(TYPE, "options", "an object that can be read", options, e);
+  }
   for (const key of Object.keys(o)) {
     if (!MESSAGE_OPTIONS.includes(key)) throw invalid(TYPE, "option", `one of ${MESSAGE_OPTIONS.join(", ")}`, key);
   }
@@ -138,7 +150,7 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
     throw invalid(TYPE, "onExhausted", '"retry" or "ack"', o.onExhausted);
   }
   const p = Backoff.from(policy);
-  const attempts = count("message.attempts", message.attempts);
+  const attempts = count("message.attempts", fields.attempts);
   const retryAfter = o.retryAfter;
   if (retryAfter !== undefined && retryAfter !== null && typeof retryAfter !== "string" && typeof retryAfter !== "object") {
     throw invalid(TYPE, "retryAfter", "a Retry-After value, Headers or a Response", retryAfter);
@@ -148,7 +160,7 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
     message.ack();
     return undefined;
   }
-  let seconds = queueRetryDelaySeconds(keyed(p, message.id, "message.id"), attempts);
+  let seconds = queueRetryDelaySeconds(keyed(p, fields.id, "message.id"), attempts);
   // The same rounding (up) and ceiling as the policy's wait.
   if (floor !== undefined) seconds = Math.max(seconds, queueRetryDelaySeconds(floor, 1));
   message.retry({ delaySeconds: seconds });
@@ -188,7 +200,12 @@ export function bullmqBackoff(policy: RetryPolicy): BullBackoffStrategy {
   return function backoffStrategy(attemptsMade: number, _type?: string, _err?: unknown, job?: BullJobLike): number {
     count("attemptsMade", attemptsMade);
     if (p.attempts !== undefined && attemptsMade >= p.attempts) return -1;
-    const id = typeof job === "object" && job !== null ? job.id : undefined;
+    let id: unknown;
+    try {
+      id = typeof job === "object" && job !== null ? job.id : undefined;
+    } catch (e) {
+      throw invalid(TYPE, "job", "a BullMQ job whose id can be read", job, e);
+    }
     const ms = keyed(p, id, "job.id").delay(attemptsMade);
     return ms === Number.POSITIVE_INFINITY ? -1 : Math.ceil(ms);
   };

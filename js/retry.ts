@@ -313,8 +313,14 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     afterMs = ceiling("deadline.afterMs", d.afterMs, 0);
   }
   const budget = o.budget as RetryBudget | undefined;
-  if (budget !== undefined && (!isObject(budget) || typeof budget.deposit !== "function" || typeof budget.tryWithdraw !== "function")) {
-    throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
+  if (budget !== undefined) {
+    let ok: boolean;
+    try {
+      ok = isObject(budget) && typeof budget.deposit === "function" && typeof budget.tryWithdraw === "function";
+    } catch (e) {
+      throw invalid(TYPE, "budget", "a retry budget (createRetryBudget()) that can be read", budget, e);
+    }
+    if (!ok) throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
   }
 
   const retries = o.retries;
@@ -454,7 +460,13 @@ function serverDelay(headers: unknown, now: number): number | undefined {
 export function serverDelayMs(headers: RetryAfterInput, now: number = Date.now()): number | undefined {
   checkNow(now);
   if (!isObject(headers)) throw invalid(TYPE, "headers", "Headers, a header record or a Response", headers);
-  return serverDelay(headersOf(headers), now);
+  let source: unknown;
+  try {
+    source = headersOf(headers);
+  } catch (e) {
+    throw invalid(TYPE, "headers", "Headers, a header record or a Response that can be read", headers, e);
+  }
+  return serverDelay(source, now);
 }
 
 function checkNow(now: unknown): void {
@@ -778,10 +790,14 @@ export async function fetchWithRetry(
   const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   // Retry options in the RequestInit slot would be ignored by fetch: say so.
-  for (const key of FETCH_KEYS) {
-    if (init !== undefined && key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)) {
-      throw invalid(TYPE, `init.${key}`, "passed in the third argument (fetchWithRetry(input, init, { " + key + " }))", (init as Record<string, unknown>)[key]);
-    }
+  let misplaced: string | undefined;
+  try {
+    misplaced = init === undefined ? undefined : FETCH_KEYS.find((key) => key !== "signal" && Object.prototype.hasOwnProperty.call(init, key));
+  } catch (e) {
+    throw invalid(TYPE, "init", "an object that can be read", init, e);
+  }
+  if (misplaced !== undefined) {
+    throw invalid(TYPE, `init.${misplaced}`, "passed in the third argument (fetchWithRetry(input, init, { " + misplaced + " }))", (init as Record<string, unknown>)[misplaced]);
   }
   if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
     throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
@@ -809,12 +825,26 @@ export async function fetchWithRetry(
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
-  const request = typeof Request !== "undefined" && input instanceof Request ? input : undefined;
-  const method = String(init?.method ?? request?.method ?? "GET").toUpperCase();
-  const body = init?.body !== undefined ? init.body : request?.body;
+  // A revoked Proxy or a throwing getter: the package's TypeError naming the argument, the engine's error as `cause`.
+  let request: Request | undefined;
+  try {
+    request = typeof Request !== "undefined" && input instanceof Request ? input : undefined;
+  } catch (e) {
+    throw invalid(TYPE, "input", "a URL, URL text or a Request that can be read", input, e);
+  }
+  let method: string;
+  let body: unknown;
+  let initSignal: unknown;
+  try {
+    method = String(init?.method ?? request?.method ?? "GET").toUpperCase();
+    body = init?.body !== undefined ? init.body : request?.body;
+    initSignal = init?.signal ?? request?.signal ?? undefined;
+  } catch (e) {
+    throw invalid(TYPE, "init", "an object that can be read", init, e);
+  }
   if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
 
-  p.signal = eitherSignal(p.signal, (init?.signal ?? request?.signal ?? undefined) as AbortSignal | undefined);
+  p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
     const res = await doFetch(request && p.attempts > 1 ? request.clone() : input, signal ? { ...init, signal } : init);
