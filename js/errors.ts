@@ -190,6 +190,11 @@ export function isOptionName(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTI
   return namesOf(surface).has(key);
 }
 
+/** The option names of `surface` as a list for a message (`"base, growth, …"`; Rust's list, read once). @internal */
+export function optionNames(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string {
+  return [...namesOf(surface)].join(", ");
+}
+
 /**
  * The first own enumerable key of `options` that is not an option name of
  * `surface`, or `undefined`; the wasm check that comes next raises it, in its

@@ -12,7 +12,7 @@
 import { retryAfterValueMs } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, RANGE, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, optionNames, RANGE, TYPE } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
 import { rateLimitWaitMs } from "./server-delay.js";
@@ -279,7 +279,7 @@ function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<s
     else if (!b && !p) {
       throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
         ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)`
-        : `one of createBackoff's options (base, growth, factor, max, steps, free, jitter, random, seed, maxAttempts)${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
+        : `one of createBackoff's options (${optionNames(BACKOFF_OPTIONS)})${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
     }
   }
   if (backoffKey !== undefined && pKey !== undefined) {
