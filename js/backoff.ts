@@ -1,6 +1,6 @@
 /**
  * `backoff-wasm/backoff` and `backoff-wasm/policy`: `createBackoff` of
- * `@sdxc/backoff` (API.md section 2) and the fluent `Backoff` policy value
+ * `@sdxc/backoff` (docs/API.md section 2) and the fluent `Backoff` policy value
  * (section 5) — one class. Options are validated once, in wasm, into a
  * compiled policy: a `Float64Array` record this object carries (numbers, not
  * wasm memory: nothing to free, no `FinalizationRegistry`, no leak). Each
@@ -411,7 +411,7 @@ function sourceTags(random: unknown): [boolean, number, number] {
 }
 
 /**
- * Compiles options (a plain copy) once, in wasm (API.md sections 2 and 5), in the original
+ * Compiles options (a plain copy) once, in wasm (docs/API.md sections 2 and 5), in the original
  * order: option names, the shape (`compileCurve`; for steps the length, then each step),
  * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Strings cross
  * as codes (growth, jitter kinds) or parse results (durations). Returns the record.
@@ -449,7 +449,7 @@ function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
 }
 
 /**
- * A policy from `@sdxc/backoff` options (API.md section 2), validated once.
+ * A policy from `@sdxc/backoff` options (docs/API.md section 2), validated once.
  * `createBackoff({ base: "1 second" })` waits 1000, 2000, 4000, …;
  * `createBackoff({ free: 1, steps: [10, 20] })` waits 0, 10, 20, 20, …
  * @throws RangeError for a negative or unparseable duration, `factor` < 1,
