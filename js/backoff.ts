@@ -1,6 +1,6 @@
 /**
  * `backoff-wasm/backoff` and `backoff-wasm/policy`: `createBackoff` of
- * `@sdxc/backoff` (API.md section 2) and the fluent `Backoff` policy value
+ * `@sdxc/backoff` (docs/API.md section 2) and the fluent `Backoff` policy value
  * (section 5) — one class. Options are validated once, in wasm, into a
  * compiled policy: a `Float64Array` record this object carries (numbers, not
  * wasm memory: nothing to free, no `FinalizationRegistry`, no leak). Each
@@ -137,6 +137,8 @@ export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
 let defaultRandom: Random | undefined;
+/** Attempts `0 … MEMO_LEN - 1` of a policy without jitter are remembered once computed (`#memo`). */
+const MEMO_LEN = 64;
 
 type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
 
@@ -157,6 +159,16 @@ export class Backoff implements Iterable<number> {
   readonly #source: unknown;
   /** A seeded stream to load into wasm before a delay. */
   readonly #stream: { [STREAM](): void } | undefined;
+  /**
+   * For a policy without jitter, whose waits are a pure function of the attempt: the waits
+   * Rust computed for attempts `0 … MEMO_LEN - 1`, kept as they are first asked for (`NaN`
+   * where not asked yet), allocated at the first such `delay()`. A repeated `delay(n)` is
+   * then a read of data Rust computed, with no wasm call. Jittered policies have none
+   * (`#pure` is false: every delay draws).
+   */
+  #memo: Float64Array | undefined;
+  /** The policy has no jitter: `delay(n)` depends on `n` alone. */
+  readonly #pure: boolean;
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
@@ -170,6 +182,7 @@ export class Backoff implements Iterable<number> {
     this.#rec = rec;
     this.#stream = kind === SOURCE_SEEDED ? (random as { [STREAM](): void }) : undefined;
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
+    this.#pure = rec[REC_JITTER] === 0;
     // `options` is always this policy's own copy (every caller makes a fresh object), and it
     // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
     if (rec[REC_GROWTH] === STEPPED) options.steps = Array.from(rec.subarray(REC_HEADER));
@@ -301,11 +314,16 @@ export class Backoff implements Iterable<number> {
    *   whatever that `random` throws passes through.
    */
   delay(attempt: number): number {
+    const memo = this.#memo;
+    // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
+    if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
     load(this.#rec);
     if (this.#stream !== undefined) this.#stream[STREAM]();
     use(this.#source);
     const d = wasm.delay(attempt, 0);
-    return d === d ? d : failed(attempt);
+    if (d !== d) return failed(attempt);
+    if (this.#pure && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
+    return d;
   }
 
   /**
@@ -425,7 +443,7 @@ function sourceTags(random: unknown): [boolean, number, number] {
 }
 
 /**
- * Compiles options (a plain copy) once, in wasm (API.md sections 2 and 5), in the original
+ * Compiles options (a plain copy) once, in wasm (docs/API.md sections 2 and 5), in the original
  * order: option names, the shape (`compileCurve`; for steps the length, then each step),
  * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Strings cross
  * as codes (growth, jitter kinds) or parse results (durations). Returns the record.
@@ -463,7 +481,7 @@ function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
 }
 
 /**
- * A policy from `@sdxc/backoff` options (API.md section 2), validated once.
+ * A policy from `@sdxc/backoff` options (docs/API.md section 2), validated once.
  * `createBackoff({ base: "1 second" })` waits 1000, 2000, 4000, …;
  * `createBackoff({ free: 1, steps: [10, 20] })` waits 0, 10, 20, 20, …
  * @throws RangeError for a negative or unparseable duration, `factor` < 1,

@@ -1,6 +1,6 @@
 /**
  * The `backoff-wasm` command: `backoff-wasm schedule [options]` prints a retry
- * schedule (API.md section 6). With no options it prints `@sigil/core`'s
+ * schedule (docs/API.md section 6). With no options it prints `@sigil/core`'s
  * default: 8 attempts, 1 s doubling, 1 h ceiling, no jitter.
  *
  * Exit codes: 0 success, 2 bad usage (one line on stderr naming the option).
@@ -125,8 +125,11 @@ class UsageError extends Error {}
 declare const __BACKOFF_WASM_VERSION__: string | undefined;
 const VERSION = typeof __BACKOFF_WASM_VERSION__ === "string" ? __BACKOFF_WASM_VERSION__ : "(unbundled)";
 
+/** A decimal number as typed on a command line (`2`, `-1`, `0.25`, `.5`, `1e3`). */
+const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+
 function numberArg(flag: string, text: string): number {
-  if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text.trim())) {
+  if (!NUMBER_TEXT.test(text.trim())) {
     throw new UsageError(`${flag} must be a number; received ${JSON.stringify(text)}`);
   }
   return Number(text);
@@ -149,7 +152,9 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
   if (v.free !== undefined) shared.free = numberArg("--free", v.free as string);
   if (v.jitter !== undefined) {
     const j = v.jitter as string;
-    shared.jitter = j === "full" || j === "equal" || j === "decorrelated" ? j : numberArg("--jitter", j);
+    // A number goes in as a number; any other word as given, so a kind is taken and a
+    // misspelt one gets the library's error, which lists the kinds.
+    shared.jitter = NUMBER_TEXT.test(j.trim()) ? Number(j) : j;
   }
   if (v.seed !== undefined) shared.seed = v.seed;
   if (v.steps !== undefined) {

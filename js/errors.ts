@@ -27,7 +27,7 @@ export type SigilErrorCode = "invalid_argument";
 
 /**
  * Thrown by the `/sigil` entry point for a bad attempt number, option or
- * random draw (API.md section 1). `message` names the option and the value
+ * random draw (docs/API.md section 1). `message` names the option and the value
  * received, e.g. `attempt must be an integer >= 1; received 0`.
  */
 export class SigilError extends Error {
@@ -59,7 +59,7 @@ Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
  */
 function quote(text: unknown): string {
   try {
-    return String(JSON.stringify(text)); // API.md section 4: the whole text, JSON-quoted
+    return String(JSON.stringify(text)); // docs/API.md section 4: the whole text, JSON-quoted
   } catch {
     if (typeof text === "bigint") return `${text}n`;
     try {
@@ -71,7 +71,7 @@ function quote(text: unknown): string {
 }
 
 /**
- * The failure of `parse` (API.md section 4): `text` is the caller's input,
+ * The failure of `parse` (docs/API.md section 4): `text` is the caller's input,
  * verbatim (untrimmed, unchanged even when it is not valid Unicode), and
  * `message === "Invalid duration: " + JSON.stringify(text)`.
  */

@@ -1,5 +1,5 @@
 /**
- * `backoff-wasm/sigil`: the retry policy of `@sigil/core` (API.md section 1),
+ * `backoff-wasm/sigil`: the retry policy of `@sigil/core` (docs/API.md section 1),
  * compiled into the same policy as every other surface (exponential, factor 2,
  * ceiling, subtract-only jitter): `nextDelayMs` is ONE wasm call (`sigil` in
  * src/bindings/sigil.rs validates the options and answers the delay);
@@ -65,8 +65,20 @@ export interface RetryScheduleOptions extends BackoffOptions {
  *   by `random` itself passes through unchanged. TypeError when both `seed` and `random` are given.
  */
 export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
-  return sigil(false, attempt, options, Math.random);
+  if (options === undefined && typeof attempt === "number" && (DEFAULT_DELAYS[attempt] as number) >= 0) {
+    return DEFAULT_DELAYS[attempt] as number;
+  }
+  const d = sigil(false, attempt, options, Math.random);
+  if (options === undefined && attempt >>> 0 === attempt && attempt < DEFAULT_DELAYS.length) DEFAULT_DELAYS[attempt] = d;
+  return d;
 }
+
+/**
+ * The waits of Sigil's default policy (no options: no jitter, so a pure function of the
+ * attempt) that Rust computed so far, by attempt (`NaN` where not asked yet): a repeated
+ * `nextDelayMs(n)` is a read of them, with no wasm call. Only valid attempts are stored.
+ */
+const DEFAULT_DELAYS = new Float64Array(64).fill(NaN);
 
 /**
  * The waits before retries 1 … `maxAttempts - 1`, drawing in order.
@@ -75,6 +87,15 @@ export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
  *   1 000 001 (a bigger schedule would exhaust memory; the original hangs or crashes there).
  */
 export function retrySchedule(options?: RetryScheduleOptions): number[] {
+  if (options === undefined) return (defaultSchedule ??= schedule(undefined)).slice();
+  return schedule(options);
+}
+
+/** Sigil's default schedule as Rust computed it on first use (no jitter: the same every time). */
+let defaultSchedule: number[] | undefined;
+
+/** `retrySchedule`'s work: validate once, then one wasm call per retry. */
+function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
   const n = sigil(true, undefined, options, Math.random);
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.

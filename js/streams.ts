@@ -1,6 +1,6 @@
 /**
  * The random streams behind `backoff-wasm/random` (which re-exports the public
- * names): seeded and system streams, mirroring `@sdxc/random` (API.md section 3).
+ * names): seeded and system streams, mirroring `@sdxc/random` (docs/API.md section 3).
  * The generator runs in wasm; each stream's state (four words) is owned by its JS object. Seeded streams are sfc32 seeded by a
  * cyrb128-style hash of `String(seed)`'s UTF-16 code units; the generator runs
  * in wasm.
@@ -202,7 +202,7 @@ export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
  * `seed` as given (`createRandom(7).seed === 7`, and `state().seed` too).
  *
  * `createRandom(42)`: raw words `floor(next() * 2^32)` are 3833195492,
- * 3563769608, … (API.md section 3).
+ * 3563769608, … (docs/API.md section 3).
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {

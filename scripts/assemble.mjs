@@ -23,6 +23,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createHash } from "node:crypto";
 import { buildSync } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -124,7 +125,31 @@ function esmTree(name, loader, { external = [], extra = [] } = {}) {
     platform: "neutral", target: "es2022", external: ["node:*", ...external], banner: { js: banner },
   });
   classNames(out);
+  canonicalChunkNames(out);
   return out;
+}
+
+/**
+ * Renames every chunk of a tree after a hash of its code with the names of other chunks
+ * left out, so a chunk whose code is the same in the esm and workerd trees (all but the
+ * loader's) has the same name in both. npm packs files ordered by name, so such twins sit
+ * next to each other in the tarball and the second one costs almost nothing after gzip;
+ * with esbuild's own names (hashes that also cover the loader) where twins landed was
+ * luck: 111–122 KB for the same code.
+ */
+function canonicalChunkNames(dir) {
+  const CHUNK = /chunk-[A-Z0-9]+\.js/g;
+  const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
+  const rename = new Map();
+  for (const f of files.filter((f) => /^chunk-[A-Z0-9]+\.js$/.test(f))) {
+    const code = readFileSync(join(dir, f), "utf8").replace(CHUNK, "chunk.js");
+    const name = `chunk-${createHash("sha256").update(code).digest("hex").slice(0, 8).toUpperCase()}.js`;
+    if ([...rename.values()].includes(name)) throw new Error(`assemble: two chunks of ${dir} would both be ${name}`);
+    rename.set(f, name);
+  }
+  const out = files.map((f) => [rename.get(f) ?? f, readFileSync(join(dir, f), "utf8").replace(CHUNK, (c) => rename.get(c) ?? c)]);
+  for (const f of files) rmSync(join(dir, f));
+  for (const [f, code] of out) writeFileSync(join(dir, f), code);
 }
 
 /**

@@ -93,7 +93,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve-playground: the port must be an integer from 0 to 65535; received ${JSON.stringify(raw)}`);
     process.exit(2);
   }
-  if (!existsSync(join(ROOT, "pkg", "dist", "browser", "index.js"))) {
+  if (!existsSync(join(ROOT, "pkg", "dist", "esm", "index.js"))) {
     console.error("serve-playground: pkg/dist/esm/index.js is missing; run `npm run build` first.");
     process.exit(1);
   }

@@ -1,4 +1,4 @@
-//! `backoff-wasm/backoff` and `/policy` (API.md sections 2 and 5): options
+//! `backoff-wasm/backoff` and `/policy` (docs/API.md sections 2 and 5): options
 //! validated once into a compiled policy ([`rec`]), then ONE export per delay
 //! ([`delay`]) and per band ([`bounds`]) that run `core::policy::Policy`.
 //!
@@ -173,7 +173,7 @@ fn array_length(x: f64) -> u32 {
     if (0.0..=f64::from(u32::MAX)).contains(&x) { x as u32 } else { 0 }
 }
 
-/// Validates the shape of `createBackoff` options (API.md sections 2 and 5),
+/// Validates the shape of `createBackoff` options (docs/API.md sections 2 and 5),
 /// the first step: an unknown option name (`unknown`: the wrapper found one,
 /// value [`arg::NAME`]), then steps (excluding every curve option but `cap`; an
 /// array, whose length `compileSteps` then checks and whose elements

@@ -1,4 +1,4 @@
-//! `backoff-wasm/random` (API.md section 3): the seeded stream that is "loaded"
+//! `backoff-wasm/random` (docs/API.md section 3): the seeded stream that is "loaded"
 //! in wasm, and the checks of `createRandom`, `restoreRandom`, `int`, `float`
 //! and of a policy's schedule length.
 

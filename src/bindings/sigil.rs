@@ -1,4 +1,4 @@
-//! `backoff-wasm/sigil` (API.md section 1): option checks one value at a time
+//! `backoff-wasm/sigil` (docs/API.md section 1): option checks one value at a time
 //! (the JS wrapper reads each option right before its check, as the original
 //! order of reads and errors has it) and the delay of one retry.
 

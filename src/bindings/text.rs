@@ -87,7 +87,7 @@ pub fn write_text(units: &[u16]) -> Option<u32> {
 }
 
 /// Milliseconds of the duration text in the text buffer (`len` code units),
-/// or `NaN` when it is not a duration (API.md section 4; the JS wrapper turns
+/// or `NaN` when it is not a duration (docs/API.md section 4; the JS wrapper turns
 /// `NaN` into a failure result). Never traps, whatever the text.
 #[wasm_bindgen(js_name = parseDuration)]
 pub fn parse_duration(len: u32) -> f64 {

@@ -2,7 +2,7 @@
 //! constant, steps), ceiling, free attempts and jitter (subtract-only, ±, full,
 //! equal, decorrelated), drawing from a stream or from keyed draws.
 //!
-//! Formulas are those of API.md: section 1 (Sigil: exponential with factor 2,
+//! Formulas are those of docs/API.md: section 1 (Sigil: exponential with factor 2,
 //! subtract-only jitter), section 2 (`createBackoff`: growth kinds, ceiling,
 //! free attempts, ± and full jitter) and issue 8 (equal jitter, from the AWS
 //! Architecture Blog post "Exponential Backoff And Jitter", 2015).
@@ -83,7 +83,7 @@ impl Curve {
 }
 
 /// `attempt - free` when that is `>= 1`, else 0 (also for `NaN`): the counted
-/// attempt of API.md section 2. 0 means "no delay, no draw".
+/// attempt of docs/API.md section 2. 0 means "no delay, no draw".
 #[inline]
 pub fn counted(attempt: f64, free: f64) -> f64 {
     let n = attempt - free;

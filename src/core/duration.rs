@@ -1,4 +1,4 @@
-//! Duration text of `@sdxc/duration` (API.md section 4).
+//! Duration text of `@sdxc/duration` (docs/API.md section 4).
 //!
 //! Grammar, after trimming exactly as JavaScript's `String.prototype.trim`:
 //! `<amount>` alone (milliseconds), `<amount><short unit>` or

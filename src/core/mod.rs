@@ -1,10 +1,10 @@
 //! The pure-Rust core: no wasm-bindgen types, tested natively with `cargo test`.
 //!
-//! - [`rng`]: the seed hash and sfc32 stream (API.md section 3);
+//! - [`rng`]: the seed hash and sfc32 stream (docs/API.md section 3);
 //! - [`curve`]: growth curves, jitter kinds, `Math.round`;
 //! - [`pow`]: `factor^exponent` in double-double, the same on every runtime;
 //! - [`policy`]: the compiled policy, where every delay is composed;
-//! - [`duration`]: duration text (API.md section 4);
+//! - [`duration`]: duration text (docs/API.md section 4);
 //! - [`check`]: option validation shared by every surface;
 //! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
 

@@ -148,7 +148,7 @@ impl Policy<'_> {
         (lo, hi)
     }
 
-    /// Sigil's policy (API.md section 1): exponential, factor 2, ceiling
+    /// Sigil's policy (docs/API.md section 1): exponential, factor 2, ceiling
     /// `max_delay`, no free attempts, subtract-only jitter; attempt = retry number.
     pub fn sigil(base_delay: f64, max_delay: f64, jitter: f64) -> Policy<'static> {
         Policy {

@@ -1,6 +1,6 @@
 //! Property tests of the core (native `cargo test` only): random valid
 //! configurations and attempts up to 2^53, checked against the invariants that
-//! API.md promises for every input:
+//! docs/API.md promises for every input:
 //!
 //! - no delay is ever `NaN` or negative;
 //! - pre-jitter curves are non-decreasing in the attempt and never above the cap;

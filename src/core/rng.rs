@@ -1,15 +1,15 @@
-//! The seeded generator of `@sdxc/random` (API.md section 3): a string-seed hash
+//! The seeded generator of `@sdxc/random` (docs/API.md section 3): a string-seed hash
 //! over UTF-16 code units followed by sfc32 with no warm-up.
 //!
 //! Sources: sfc32 is Chris Doty-Humphrey's "Small Fast Chaotic" generator
 //! (PractRand); the seed hash is a cyrb128 variant whose constants and final
-//! state layout are fixed by API.md section 3 (not textbook cyrb128: the state
+//! state layout are fixed by docs/API.md section 3 (not textbook cyrb128: the state
 //! words are xored with the final `a`, with no re-mixing pass).
 
 /// Anything that yields uniform draws in `[0, 1)`.
 ///
 /// `float` is the scaling every surface uses: `min + next() * (max - min)`
-/// (API.md sections 2 and 3). Implementors may override it (a JavaScript
+/// (docs/API.md sections 2 and 3). Implementors may override it (a JavaScript
 /// object's own `float(min, max)` is called as is).
 pub trait Draw {
     /// A uniform draw in `[0, 1)`.
@@ -33,7 +33,7 @@ pub fn int_between(min: f64, max: f64, r: f64) -> f64 {
     min + (r * (max - min + 1.0)).floor()
 }
 
-/// The seed hash of API.md section 3, incremental: feed code units with
+/// The seed hash of docs/API.md section 3, incremental: feed code units with
 /// [`SeedHash::update`], then [`SeedHash::finish`]. An unfinished hash is a
 /// cheap prefix: keyed jitter hashes `"<seed> "` once and continues it with
 /// each attempt's digits.

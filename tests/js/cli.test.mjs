@@ -69,6 +69,13 @@ test("bad options: one line naming the option, exit code 2", () => {
   }
 });
 
+test("--jitter with a word that is no kind names the kinds it accepts, not only numbers", () => {
+  const r = run("schedule", "--jitter", "half");
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr, 'backoff-wasm: --jitter: jitter must be a number in [0, 1], "full", "equal" or "decorrelated"; received "half"\n');
+});
+
 test("--help documents every option", () => {
   const r = run("--help");
   assert.equal(r.status, 0);

@@ -194,3 +194,35 @@ test("issue 16.5: totalBounds() is { min, max } of the whole schedule's total wa
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\ntotal wait bounds: 3\.5 s – 10\.5 s \(3500 – 10500 ms\)\n/);
 });
+
+test("a policy without jitter answers a repeated delay(n) from the waits Rust computed, with no wasm call", () => {
+  const fresh = () => createBackoff({ base: 1000, factor: 1.1, max: "1 hour", free: 1 });
+  const p = fresh();
+  const odd = [0, -0, 1, 2, 5, 63, 64, 65, 1.5, -1, NaN, Infinity, -Infinity, 2 ** 32, 2 ** 53];
+  const first = odd.map((a) => p.delay(a));
+  // The same answers from a policy that never remembered anything (each asked once).
+  assert.deepEqual(first, odd.map((a) => fresh().delay(a)));
+  assert.deepEqual(odd.map((a) => p.delay(a)), first, "remembered answers are the computed ones");
+  assert.equal(first[1], 0);
+  assert.equal(first[2], 0, "a free attempt");
+  assert.equal(first[3], 1000);
+  const filled = wasmCalls(() => {
+    for (let a = 0; a < 64; a++) p.delay(a);
+  });
+  assert.equal(filled.total, 64 - 5, "attempts asked for the first time ask wasm (0, 1, 2, 5 and 63 were asked above)");
+  const again = wasmCalls(() => {
+    for (let a = 0; a < 64; a++) p.delay(a);
+  });
+  assert.equal(again.total, 0, `repeated delays of attempts 0..63: ${JSON.stringify(again.by)}`);
+  const beyond = wasmCalls(() => p.delay(64));
+  assert.equal(beyond.total, 1, "attempts past the remembered range still ask wasm");
+  // Jittered policies draw every time: no remembered waits.
+  const j = createBackoff({ base: 1000, jitter: 0.5, seed: "memo" });
+  j.delay(3);
+  assert.equal(wasmCalls(() => j.delay(3)).total, 1);
+  // Sigil's default policy likewise; invalid attempts keep throwing.
+  nextDelayMs(4);
+  assert.equal(wasmCalls(() => nextDelayMs(4)).total, 0);
+  assert.equal(nextDelayMs(4), 8000);
+  for (const a of [0, -0, 1.5, NaN, -1]) assert.throws(() => nextDelayMs(a), { name: "SigilError", code: "invalid_argument" });
+});

@@ -399,3 +399,32 @@ test("serve-playground: content types, directory index, and no escape from the r
   assert.equal((await get("/..%2f..%2f..%2fetc%2fpasswd")).status, 403);
   assert.equal((await fetch(`${base}/package.json`, { method: "POST" })).status, 405);
 });
+
+test("`PORT=0 npm run playground` (node scripts/serve-playground.mjs) starts and serves the page", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [join(ROOT, "scripts", "serve-playground.mjs")], {
+    cwd: ROOT, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"],
+  });
+  try {
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    const url = await new Promise((ok, fail) => {
+      child.stdout.on("data", (d) => {
+        out += d;
+        const m = out.match(/^backoff-wasm playground: (http:\/\/127\.0\.0\.1:\d+\/examples\/playground\/)$/m);
+        if (m) ok(m[1]);
+      });
+      child.once("exit", (code) => fail(new Error(`serve-playground exited with ${code}: ${err.trim()}`)));
+    });
+    const res = await fetch(url);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<script type="module"/);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((ok) => child.once("exit", ok));
+      child.kill();
+      await exited;
+    }
+  }
+});

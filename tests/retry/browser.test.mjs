@@ -86,7 +86,7 @@ test("in Chromium: the unclamped server wait, a POST not retried, abort during a
   assert.deepEqual(api.hits("browser-post").map((h) => h.method), ["POST"]);
 });
 
-test("in Chromium: p-retry-style options, a one-shot stream body sent once, an AbortError across the page's copy", { skip: !existsSync(CHROMIUM) && "no /usr/bin/chromium" }, async () => {
+test("in Chromium: p-retry-style options, a one-shot stream body sent once, an AbortError across the page's copy", { skip: SKIP }, async () => {
   const result = await page.evaluate(async (base) => {
     const { fetchWithRetry, retry, AbortError } = await import("/dist/esm/retry.js");
     const failed = [];
@@ -111,7 +111,7 @@ test("in Chromium: p-retry-style options, a one-shot stream body sent once, an A
   assert.ok(api.hits("browser-stream").length <= 1);
 });
 
-test("in Chromium: a RateLimit deferral (exposed by CORS) spends no attempt; a deadline fails fast; a shared budget", { skip: !existsSync(CHROMIUM) && "no /usr/bin/chromium" }, async () => {
+test("in Chromium: a RateLimit deferral (exposed by CORS) spends no attempt; a deadline fails fast; a shared budget", { skip: SKIP }, async () => {
   const result = await page.evaluate(async (base) => {
     const { fetchWithRetry, serverDelayMs, createRetryBudget } = await import("/dist/esm/retry.js");
     const events = [];
