@@ -677,6 +677,26 @@ async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry)
  * const same = await retry(() => load(), { retries: 5, minTimeout: 200 }); // p-retry's options
  */
 export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options: PRetryOptions): Promise<T>;
+/**
+ * Calls `fn({ attempt, signal })` until it resolves, waiting `policy.delay(n)`
+ * (ms) after the n-th failure, and resolves with its value (the policy form of
+ * `retry`; the p-retry-options form is the other overload).
+ *
+ * @param fn the operation; may return a value or a promise.
+ * @param policy a `Backoff`, a duration (a fixed wait: ms or duration text) or
+ *   `createBackoff` options; omitted: the default
+ *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`.
+ * @param options {@link RetryOptions}: `retries` (attempts after the first; not
+ *   with a policy's `.maxAttempts()`), `signal`, `shouldRetry`, `onRetry`,
+ *   `maxRetryAfter`, `deadline`, `budget`.
+ * @returns what `fn` resolved with.
+ * @throws (rejects; never throws synchronously) TypeError/RangeError for bad
+ *   arguments (naming the option and the value); RetryError when the loop gives
+ *   up (`reason` attempts, deadline, budget, aborted, not-retryable; `cause`
+ *   the last error); an error thrown by `shouldRetry` or `onRetry` as is.
+ * @example
+ * const data = await retry(({ signal }) => load(signal), Backoff.exponential("200ms").maxAttempts(5));
+ */
 export function retry<T>(
   fn: (ctx: RetryContext) => T | PromiseLike<T>,
   policy?: RetryPolicy | BackoffOptions,
