@@ -767,7 +767,8 @@ function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: s
 
 /**
  * `fetch(input, init)` with retries. Retried: network errors (any rejection of
- * `fetch` other than an abort) and the statuses of `statusCodes` (default 408,
+ * `fetch` other than an abort; fetch's own argument errors — an invalid URL,
+ * method or header — reject at once with fetch's error) and the statuses of `statusCodes` (default 408,
  * 425, 429, 500, 502, 503, 504) — only for the methods of `methods` (default the
  * idempotent GET, HEAD, OPTIONS, PUT, DELETE; `retryNonIdempotent: true` for
  * all) — and only when the request body can be sent again.
@@ -863,6 +864,13 @@ export async function fetchWithRetry(
     throw invalid(TYPE, "init", "an object that can be read", init, e);
   }
   if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
+  // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have, an
+  // init whose getter throws) are not network errors: every attempt would fail alike. Building
+  // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
+  // A one-shot body is left out (building would lock it); a Request input's URL stands for it.
+  if (typeof Request === "function") {
+    new Request(request ? request.url : (input as string | URL), { ...init, method, body: rereadable(body) ? (body as BodyInit | null) : undefined });
+  }
 
   p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
   let last: Response | undefined;

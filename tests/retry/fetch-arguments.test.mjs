@@ -1,0 +1,46 @@
+// Contract section 7: fetchWithRetry retries network errors and retryable statuses.
+// A rejection that fetch gives for its own arguments (an invalid URL, method or
+// header value, a body a GET cannot have, an init whose getter throws) is not a
+// network error: every attempt fails the same way, so it rejects at once with
+// fetch's own error — no retry, no wait, no RetryError — as a plain fetch does.
+// Found by review2: these were retried (4 attempts, ~3 s of default waits).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
+
+test("fetch's own argument errors reject at once with fetch's error, not retried", async (t) => {
+  let hits = 0;
+  const server = http.createServer((req, res) => {
+    hits++;
+    res.writeHead(503).end();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => server.close());
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const throwingInit = Object.defineProperty({}, "headers", { enumerable: true, get() { throw new Error("headers getter"); } });
+  const cases = [
+    ["an invalid URL", "not a url", undefined, TypeError],
+    ["an unclosed IPv6 URL", "http://[::1", undefined, TypeError],
+    ["an invalid method", url, { method: "GE T" }, TypeError],
+    ["a header value outside Latin-1", url, { headers: { "x-a": "\u0100" } }, TypeError],
+    ["a GET with a body", url, { body: "x" }, TypeError],
+    ["an init whose getter throws", url, throwingInit, Error],
+  ];
+  for (const [label, input, init, cls] of cases) {
+    let retries = 0;
+    const plain = await fetch(input, init).then(() => undefined, (e) => e);
+    assert.ok(plain instanceof cls, `${label}: plain fetch rejects`);
+    const e = await fetchWithRetry(input, init, { policy: 1, retries: 3, onRetry: () => { retries++; } }).then(() => undefined, (x) => x);
+    assert.ok(!(e instanceof RetryError), `${label}: not a RetryError (${e?.message})`);
+    assert.ok(e instanceof cls, `${label}: ${e?.constructor?.name}`);
+    assert.equal(e.message, plain.message, label);
+    assert.equal(retries, 0, `${label}: no retry`);
+  }
+  assert.equal(hits, 0, "no request reached the server");
+  // A real network error is still retried.
+  let retries = 0;
+  const down = await fetchWithRetry("http://127.0.0.1:1/", undefined, { policy: 1, retries: 2, onRetry: () => { retries++; } }).then(() => undefined, (x) => x);
+  assert.ok(down instanceof RetryError && down.reason === "attempts", down?.message);
+  assert.equal(retries, 2);
+});
