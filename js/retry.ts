@@ -453,7 +453,9 @@ function serverDelay(headers: unknown, now: number): number | undefined {
  *   (Node's `IncomingHttpHeaders`), or anything with `headers` (a `Response`).
  * @param now the current time, ms since the epoch; default `Date.now()`.
  * @returns ms, or `undefined` when no field asks for a wait.
- * @throws TypeError when `headers` is not an object or `now` not a number; RangeError when `now` is not finite.
+ * @throws TypeError when `headers` is not an object, or reading it throws (a revoked Proxy,
+ *   a throwing getter or `get`; the engine's error is the `cause`), or `now` is not a number;
+ *   RangeError when `now` is not finite.
  * @example
  * serverDelayMs(new Headers({ ratelimit: '"default";r=0;t=2' })) // 2000
  */
@@ -462,7 +464,9 @@ export function serverDelayMs(headers: RetryAfterInput, now: number = Date.now()
   if (!isObject(headers)) throw invalid(TYPE, "headers", "Headers, a header record or a Response", headers);
   let source: unknown;
   try {
-    source = headersOf(headers);
+    source = "headers" in headers ? headers.headers : headers;
+    // Every field read once up front: unreadable headers are an error, not "no server wait".
+    for (const name of ["retry-after", ...RATE_LIMIT_FIELDS]) readHeaderValue(source, name);
   } catch (e) {
     throw invalid(TYPE, "headers", "Headers, a header record or a Response that can be read", headers, e);
   }

@@ -41,6 +41,10 @@ test("sync entries: a revoked or throwing argument is the package's TypeError na
     ["bullmq strategy, revoked job", () => bullmqBackoff(policy)(1, "custom", null, revoked()), "job must be"],
     ["bullmq strategy, throwing job.id", () => bullmqBackoff(policy)(1, "custom", null, throwing("id")), "job must be"],
     ["serverDelayMs(revoked)", () => serverDelayMs(revoked()), "headers must be"],
+    // Not a silent "no server wait": retryAfterMs already throws for these.
+    ["serverDelayMs(throwing headers)", () => serverDelayMs(throwing("headers")), "headers must be"],
+    ["serverDelayMs(throwing get)", () => serverDelayMs({ get() { throw new Error("getter failed"); } }), "headers must be"],
+    ["serverDelayMs({ headers: revoked })", () => serverDelayMs({ headers: revoked() }), "headers must be"],
   ];
   for (const [label, f, start] of cases) assert.throws(f, ours(TypeError, start), label);
 });
