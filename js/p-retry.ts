@@ -118,36 +118,48 @@ function boolOf(name: string, x: unknown): boolean {
   return x;
 }
 
-/** A number option of p-retry: >= 0, finite unless `infinite`; `fallback` when `undefined`/`null`. */
-function numberOf(name: string, x: unknown, fallback: number, infinite: boolean): number {
+/**
+ * A number option of p-retry: >= 0, finite unless `infinite`; `fallback` when `undefined`/`null`.
+ * A value out of range is a `range` error: TypeError in `retry(fn, pRetryOptions)`, as p-retry
+ * throws, RangeError in this package's own options.
+ */
+function numberOf(name: string, x: unknown, fallback: number, infinite: boolean, range: typeof RANGE | typeof TYPE): number {
   if (x == null) return fallback;
   const expected = `a number >= 0${infinite ? " or Infinity" : ", finite"}`;
   if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (!infinite && x === Number.POSITIVE_INFINITY)) throw invalid(RANGE, name, expected, x);
+  if (!(x >= 0) || (!infinite && x === Number.POSITIVE_INFINITY)) throw invalid(range, name, expected, x);
   return x;
 }
 
-/** `retries`: a non-negative integer or `Infinity` (p-retry also takes integers past 2^53). @internal */
-export function retriesOf(x: unknown, fallback: number, name = "retries"): number {
+/**
+ * `retries`: a non-negative integer or `Infinity` (p-retry also takes integers past 2^53).
+ * Out of range: a `range` error (RangeError by default; p-retry's own form throws TypeError). @internal
+ */
+export function retriesOf(x: unknown, fallback: number, name = "retries", range: typeof RANGE | typeof TYPE = RANGE): number {
   if (x == null) return fallback;
   const expected = "a non-negative integer or Infinity";
   if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(RANGE, name, expected, x);
+  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(range, name, expected, x);
   return x;
 }
 
-/** Validates p-retry options (already checked for unknown keys), p-retry's defaults filled in. @internal */
-export function pRetryOptions(o: Record<string, unknown>, retries = 10): PRetry {
+/**
+ * Validates p-retry options (already checked for unknown keys), p-retry's defaults filled in.
+ * `range`: the class of an out-of-range number — TypeError for `retry(fn, pRetryOptions)`,
+ * as p-retry 9 throws it; RangeError where they sit among this package's own options
+ * (`fetchWithRetry`). @internal
+ */
+export function pRetryOptions(o: Record<string, unknown>, retries = 10, range: typeof RANGE | typeof TYPE = RANGE): PRetry {
   return {
-    retries: retriesOf(o.retries, retries),
-    factor: numberOf("factor", o.factor, 2, false) || 1,
-    minTimeout: numberOf("minTimeout", o.minTimeout, 1000, false),
-    maxTimeout: numberOf("maxTimeout", o.maxTimeout, Number.POSITIVE_INFINITY, true),
+    retries: retriesOf(o.retries, retries, "retries", range),
+    factor: numberOf("factor", o.factor, 2, false, range) || 1,
+    minTimeout: numberOf("minTimeout", o.minTimeout, 1000, false, range),
+    maxTimeout: numberOf("maxTimeout", o.maxTimeout, Number.POSITIVE_INFINITY, true, range),
     randomize: boolOf("randomize", o.randomize),
     onFailedAttempt: fnOf("onFailedAttempt", o.onFailedAttempt),
     shouldRetry: fnOf("shouldRetry", o.shouldRetry),
     signal: signalOf("signal", o.signal),
-    maxRetryTime: numberOf("maxRetryTime", o.maxRetryTime, Number.POSITIVE_INFINITY, true),
+    maxRetryTime: numberOf("maxRetryTime", o.maxRetryTime, Number.POSITIVE_INFINITY, true, range),
     unref: boolOf("unref", o.unref),
   };
 }

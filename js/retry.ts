@@ -720,7 +720,7 @@ export async function retry<T>(
   if (options !== undefined) {
     throw invalid(TYPE, "options", "left out when the second argument is p-retry-style options (put signal and the callbacks there too)", options);
   }
-  return pRun(fn, pRetryOptions(pol));
+  return pRun(fn, pRetryOptions(pol, 10, TYPE));
 }
 
 /** A response whose status is retryable, thrown through the shared loop. */

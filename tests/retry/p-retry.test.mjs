@@ -171,9 +171,9 @@ test("the policy slot: omitted, a duration, createBackoff options, p-retry optio
     [() => retry(fn, 10, { retries: 1, minTimeout: 5 }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"'],
     [() => retry(fn, 10, { retries: 1, jitter: "full" }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget (jitter is a createBackoff option: give it in the policy); received "jitter"'],
     [() => retry(fn, { retries: 2 }, { signal: AbortSignal.abort() }), TypeError, "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object"],
-    [() => retry(fn, { retries: -1 }), RangeError, "retries must be a non-negative integer or Infinity; received -1"],
-    [() => retry(fn, { factor: -1 }), RangeError, "factor must be a number >= 0, finite; received -1"],
-    [() => retry(fn, { minTimeout: Infinity }), RangeError, "minTimeout must be a number >= 0, finite; received Infinity"],
+    [() => retry(fn, { retries: -1 }), TypeError, "retries must be a non-negative integer or Infinity; received -1"],
+    [() => retry(fn, { factor: -1 }), TypeError, "factor must be a number >= 0, finite; received -1"],
+    [() => retry(fn, { minTimeout: Infinity }), TypeError, "minTimeout must be a number >= 0, finite; received Infinity"],
     [() => retry(fn, { maxTimeout: "1s" }), TypeError, 'maxTimeout must be a number >= 0 or Infinity; received "1s"'],
     [() => retry(fn, { randomize: 1 }), TypeError, "randomize must be a boolean; received 1"],
     [() => retry(fn, { onFailedAttempt: "log" }), TypeError, 'onFailedAttempt must be a function; received "log"'],
@@ -216,5 +216,17 @@ test("README 'Coming from p-retry' example runs as written and prints what it sa
     assert.equal(out, "attempt 1 failed (flaky); 5 left; next in 10 ms\nok after 2 2\n");
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("p-retry-style options out of range: the same error class as p-retry's own (TypeError)", async () => {
+  const fn = () => "ok";
+  const cases = [{ retries: -1 }, { retries: 1.5 }, { retries: NaN }, { factor: -1 }, { maxTimeout: -1 }, { minTimeout: Infinity },
+    { minTimeout: -5 }, { maxRetryTime: -1 }];
+  for (const o of cases) {
+    const theirs = await pRetry(fn, o).then(() => undefined, (e) => e);
+    const ours = await retry(fn, o).then(() => undefined, (e) => e);
+    assert.ok(theirs instanceof TypeError, `p-retry rejects ${JSON.stringify(o)} with a TypeError (${theirs})`);
+    assert.equal(ours?.constructor, theirs.constructor, `${JSON.stringify(o)}: ours ${ours}`);
   }
 });
