@@ -107,7 +107,8 @@ export interface BackoffCurveJSON {
   cap?: number;
   free: number;
   jitter: Jitter;
-  seed?: string;
+  /** The keyed-jitter seed as given (a NaN or infinite number as its text). */
+  seed?: string | number;
   maxAttempts?: number;
   steps?: never;
 }
@@ -119,7 +120,8 @@ export interface BackoffStepsJSON {
   cap?: number;
   free: number;
   jitter: Jitter;
-  seed?: string;
+  /** The keyed-jitter seed as given (a NaN or infinite number as its text). */
+  seed?: string | number;
   maxAttempts?: number;
   base?: never;
   growth?: never;
@@ -424,7 +426,9 @@ export class Backoff implements Iterable<number> {
     const attempts = this.attempts;
     if (attempts !== undefined) out.maxAttempts = attempts;
     const seed = this.#options.seed;
-    if (seed !== undefined) out.seed = String(seed);
+    // The seed as given (draws read `String(seed)` either way); a NaN or infinite number as its
+    // text, which JSON keeps (JSON would turn the number into null) and which draws the same.
+    if (seed !== undefined) out.seed = typeof seed === "number" && !Number.isFinite(seed) ? String(seed) : (seed as string | number);
     return out;
   }
 }

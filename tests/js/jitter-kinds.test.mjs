@@ -129,6 +129,14 @@ test("bad combinations throw the named error", () => {
 test("toJSON keeps the seed and the jitter kind, and rebuilds the same policy", () => {
   const p = Backoff.exponential("1 second").cap("1 minute").jitter("decorrelated").seed(7).maxAttempts(6);
   const json = p.toJSON();
-  assert.deepEqual(json, { growth: "exponential", base: 1000, factor: 2, cap: 60000, free: 0, jitter: "decorrelated", seed: "7", maxAttempts: 6 });
+  assert.deepEqual(json, { growth: "exponential", base: 1000, factor: 2, cap: 60000, free: 0, jitter: "decorrelated", seed: 7, maxAttempts: 6 });
   assert.deepEqual(createBackoff(json).schedule(), p.schedule());
+});
+
+test("toJSON keeps a keyed seed as given, through JSON too (NaN and infinities as their text)", () => {
+  for (const [seed, want] of [[7, 7], ["7", "7"], [-0, -0], [1e21, 1e21], [NaN, "NaN"], [Infinity, "Infinity"]]) {
+    const p = createBackoff({ base: 1000, max: "1 minute", jitter: 0.5, seed, maxAttempts: 6 });
+    assert.equal(Object.is(p.toJSON().seed, want), true, `seed ${String(seed)}: toJSON().seed is ${String(p.toJSON().seed)}`);
+    assert.deepEqual(createBackoff(JSON.parse(JSON.stringify(p))).schedule(), p.schedule(), `seed ${String(seed)} after JSON`);
+  }
 });
