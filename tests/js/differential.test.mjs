@@ -7,22 +7,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "../../pkg/dist/esm/index.js";
-import { backoffDelay, modelRandom, seedWords, sigilDelay, sfc32 } from "./cases/model.mjs";
+import { backoffDelay, modelRandom, seedWords, sigilDelay, sfc32, xorshift32 } from "./cases/model.mjs";
 
 const N = 2000;
 const TWO32 = 4294967296;
 
 /** xorshift32 (Marsaglia 2003) with a fixed seed: the input generator, unrelated to sfc32. */
 function inputs(seed) {
-  let x = seed >>> 0 || 1;
-  const u32 = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
+  const u32 = xorshift32(seed);
   const unit = () => u32() / TWO32;
   const int = (lo, hi) => lo + Math.floor(unit() * (hi - lo + 1));
   const pick = (xs) => xs[int(0, xs.length - 1)];

@@ -15,22 +15,15 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
-import { exactPow } from "./cases/model.mjs";
+import { exactPow, xorshift32 } from "./cases/model.mjs";
 import { MAJORS, nodeBinary } from "../../scripts/node-matrix.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 /** The table: short decimals, doubles in [1, 4) from a fixed-seed xorshift32, integers, and factors just above 1. */
 function table() {
-  let x = 2463534242;
-  const unit = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
+  const u32 = xorshift32(2463534242);
+  const unit = () => u32() / 4294967296;
   const factors = [1.1, 1.05, 1.25, 1.5, 1.7, 2, 2.5, 3, 10, 1 + 2 ** -52, 1 + 2 ** -30];
   for (let i = 0; i < 40; i++) factors.push(1 + 3 * unit());
   const attempts = [];

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:http";
 import { Backoff } from "../../pkg/dist/esm/policy.js";
+import { workerdModules } from "../workerd-modules.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 let Miniflare;
@@ -106,11 +107,7 @@ test("README Queues consumer in workerd: redeliveries, message.attempts, the del
 
   // The README's wrangler.toml, as Miniflare options.
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: `${dir}/harness.mjs`,
-    modulesRoot: dir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
-    compatibilityDate: "2025-11-01",
+    ...workerdModules(dir, "harness.mjs"),
     bindings: { ALERT_URL: `${base}/alert`, RECORD_URL: `${base}/record` },
     queueProducers: { WEBHOOKS: "webhooks" },
     queueConsumers: {
@@ -214,11 +211,7 @@ export default {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: `${dir}/worker.mjs`,
-    modulesRoot: dir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
-    compatibilityDate: "2025-11-01",
+    ...workerdModules(dir),
     bindings: { RECORD_URL: `http://127.0.0.1:${server.address().port}/` },
     queueProducers: { JOBS: "jobs" },
     queueConsumers: { jobs: { maxBatchTimeout: 0, maxRetries: 5, deadLetterQueue: "jobs-dead" }, "jobs-dead": { maxBatchTimeout: 0 } },

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:http";
+import { workerdModules } from "../workerd-modules.mjs";
 
 let Miniflare;
 try {
@@ -67,9 +68,7 @@ test("workerd: p-retry-style options; a stream body goes out once, a text body o
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${server.address().port}`;
   const mf = new Miniflare({
-    modules: true, scriptPath: `${dir}/worker.mjs`, modulesRoot: dir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
-    compatibilityDate: "2025-11-01",
+    ...workerdModules(dir),
   });
   try {
     const res = await mf.dispatchFetch(`http://worker/?base=${encodeURIComponent(base)}`);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:http";
+import { workerdModules } from "../workerd-modules.mjs";
 
 let Miniflare;
 try {
@@ -41,11 +42,7 @@ test("README Worker-with-Queues example under workerd: acks, in-place retries, d
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: `${dir}/worker.mjs`,
-    modulesRoot: dir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
-    compatibilityDate: "2025-11-01",
+    ...workerdModules(dir),
     queueProducers: { WEBHOOKS: "webhooks" },
     queueConsumers: { webhooks: { maxRetries: 10 } },
   });

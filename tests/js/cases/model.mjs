@@ -171,3 +171,19 @@ export function backoffDelay(o, attempt) {
   const v = j === "full" ? Math.round(x) : Math.round(d * x);
   return v > cap ? Math.floor(cap) : v;
 }
+
+/**
+ * xorshift32 (Marsaglia 2003, shifts 13/17/5) from a fixed seed (0 becomes 1): a source of
+ * test inputs unrelated to the package's sfc32. Returns the next u32 on each call.
+ */
+export function xorshift32(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x;
+  };
+}
