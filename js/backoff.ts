@@ -10,14 +10,14 @@
  * JavaScript `random` through js/draw.ts).
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "./abi.js";
 import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
 import {
   GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
   REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
 } from "./boundary.js";
-import { isSeeded, STREAM, systemRandom, type Random } from "./streams.js";
+import { isSeeded, loadStream, systemRandom, type Random, type SeededRandom } from "./streams.js";
 import { use } from "./draw.js";
 import type { DurationInput } from "./duration.js";
 
@@ -160,7 +160,7 @@ export class Backoff implements Iterable<number> {
   /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
   readonly #source: unknown;
   /** A seeded stream to load into wasm before a delay. */
-  readonly #stream: { [STREAM](): void } | undefined;
+  readonly #stream: SeededRandom | undefined;
   /**
    * For a policy without jitter, whose waits are a pure function of the attempt: the waits
    * Rust computed for attempts `0 … MEMO_LEN - 1`, kept as they are first asked for (`NaN`
@@ -182,7 +182,7 @@ export class Backoff implements Iterable<number> {
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
-    this.#stream = kind === SOURCE_SEEDED ? (random as { [STREAM](): void }) : undefined;
+    this.#stream = kind === SOURCE_SEEDED ? (random as SeededRandom) : undefined;
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
     this.#pure = rec[REC_JITTER] === 0;
     // `options` is always this policy's own copy (every caller makes a fresh object), and it
@@ -320,7 +320,7 @@ export class Backoff implements Iterable<number> {
     // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
     if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
     load(this.#rec);
-    if (this.#stream !== undefined) this.#stream[STREAM]();
+    if (this.#stream !== undefined) loadStream(this.#stream);
     use(this.#source);
     const d = wasm.delay(attempt, 0);
     if (d !== d) return failed(attempt);

@@ -6,7 +6,7 @@
  * in wasm.
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasm } from "./abi.js";
 import { ARRAY, num, tag, text } from "./abi.js";
 import { fail, failure, invalid, TYPE } from "./errors.js";
 
@@ -131,18 +131,19 @@ function itemCount(items: unknown, shuffle: number): number {
 }
 
 /**
- * Key of a seeded stream's method that loads its state into wasm, for the
- * policy's one `delay` call (which then draws from it in wasm). @internal
- */
-export const STREAM: unique symbol = Symbol("backoff-wasm.stream");
-
-/**
  * The stream whose state is loaded in wasm (`streamSeed`/`streamLoad`); its
  * `#words` are stale until it is saved. Every other stream's state lives in
  * its own `#words` (JS-owned memory: a stream holds no wasm memory, so there
  * is nothing to free and nothing can leak).
  */
 let loaded: Seeded | undefined;
+
+/**
+ * The class of seeded streams, once one exists (set by its constructor): until then no
+ * object can be one, and an entry point that never makes one (`/backoff` only checks
+ * whether a `random` is one) does not ship the class.
+ */
+let seededClass: typeof Seeded | undefined;
 
 class Seeded extends RandomBase implements SeededRandom {
   readonly seed: Seed;
@@ -154,6 +155,7 @@ class Seeded extends RandomBase implements SeededRandom {
     this.seed = seed;
     this.#words = words ?? new Uint32Array(4);
     if (words === undefined) loaded = this;
+    seededClass = Seeded;
   }
 
   /** Copies the wasm state of the loaded stream back into its own words. */
@@ -164,17 +166,17 @@ class Seeded extends RandomBase implements SeededRandom {
     loaded = undefined;
   }
 
-  /** Makes this the loaded stream (a no-op when it already is). */
-  [STREAM](): void {
-    if (loaded === this) return;
+  /** Makes `s` the loaded stream (a no-op when it already is). */
+  static load(s: Seeded): void {
+    if (loaded === s) return;
     Seeded.save();
-    const w = this.#words;
+    const w = s.#words;
     wasm.streamLoad(w[0] as number, w[1] as number, w[2] as number, w[3] as number);
-    loaded = this;
+    loaded = s;
   }
 
   next(): number {
-    this[STREAM]();
+    Seeded.load(this);
     return wasm.streamNext();
   }
 
@@ -184,7 +186,7 @@ class Seeded extends RandomBase implements SeededRandom {
   }
 
   state(): RandomState {
-    this[STREAM]();
+    Seeded.load(this);
     Seeded.save();
     const [a, b, c, d] = this.#words;
     return { seed: this.seed, words: [a as number, b as number, c as number, d as number] };
@@ -192,8 +194,16 @@ class Seeded extends RandomBase implements SeededRandom {
 }
 
 /** Whether `x` is a seeded stream of this copy of the package (its draws stay in wasm). @internal */
-export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
-  return x instanceof Seeded;
+export function isSeeded(x: unknown): x is SeededRandom {
+  return seededClass !== undefined && x instanceof seededClass;
+}
+
+/**
+ * Loads the state of `stream` (a seeded stream, {@link isSeeded}) into wasm for a policy's
+ * one `delay` call, which then draws from it in wasm. @internal
+ */
+export function loadStream(stream: SeededRandom): void {
+  (seededClass as typeof Seeded).load(stream as Seeded);
 }
 
 /**
