@@ -10,23 +10,24 @@
  * @internal
  * @module
  */
-import * as glue from "./wasm.js";
+import { wasmExports } from "./wasm.js";
+import type { InitOutput } from "./backoff_wasm.js";
 import {
   REGISTER_LEN, SLOT_COUNT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
 } from "./boundary.js";
 
-/** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32). */
+/** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32). @internal */
 type Raw<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: number | boolean }) => R : F;
 
 /**
- * The instance's exports, called directly: every loader has already initialised the
- * glue, so `initSync` returns them without compiling anything. wasm-bindgen's wrapper
- * functions are not used (each costs an application bundle its code and only adds
- * `>>> 0` to an i32 result: here every such result is a 0/1 status, a word stored into
- * a `Uint32Array`, or an address, which takes `>>> 0` where it is read).
+ * The instance's exports (the loader instantiated the wasm), called directly:
+ * wasm-bindgen's wrapper functions are not used (each costs an application bundle its
+ * code and only adds `>>> 0` to an i32 result: here every such result is a 0/1 status,
+ * a word stored into a `Uint32Array`, or an address, which takes `>>> 0` where it is read).
+ * @internal
  */
-export const wasm: { readonly [K in keyof glue.InitOutput]: Raw<glue.InitOutput[K]> } = glue.initSync({ module: undefined as never }) as never;
+export const wasm: { readonly [K in keyof InitOutput]: Raw<InitOutput[K]> } = wasmExports as never;
 const memory: WebAssembly.Memory = wasm.memory;
 
 /** Tag of a function. */
