@@ -17,7 +17,7 @@ import {
   GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
   REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
 } from "./boundary.js";
-import { isSeeded, loadStream, systemRandom, type Random, type SeededRandom } from "./streams.js";
+import { isSeeded, loadStream, systemRandom, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
 import type { DurationInput } from "./duration.js";
 
@@ -159,8 +159,8 @@ export class Backoff implements Iterable<number> {
   readonly #rec: Float64Array;
   /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
   readonly #source: unknown;
-  /** A seeded stream to load into wasm before a delay. */
-  readonly #stream: SeededRandom | undefined;
+  /** The words of a seeded stream, loaded into wasm before a delay. */
+  readonly #stream: Words | undefined;
   /**
    * For a policy without jitter, whose waits are a pure function of the attempt: the waits
    * Rust computed for attempts `0 … MEMO_LEN - 1`, kept as they are first asked for (`NaN`
@@ -182,7 +182,7 @@ export class Backoff implements Iterable<number> {
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
-    this.#stream = kind === SOURCE_SEEDED ? (random as SeededRandom) : undefined;
+    this.#stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
     this.#pure = rec[REC_JITTER] === 0;
     // `options` is always this policy's own copy (every caller makes a fresh object), and it
@@ -400,7 +400,7 @@ export class Backoff implements Iterable<number> {
 
   /** The waits in order: `attempts - 1` of them, or endless when uncapped. */
   *[Symbol.iterator](): Iterator<number> {
-    const n = this.attempts ?? Number.POSITIVE_INFINITY;
+    const n = this.attempts ?? Infinity;
     for (let retry = 1; retry < n; retry++) yield this.delay(retry);
   }
 
@@ -419,10 +419,10 @@ export class Backoff implements Iterable<number> {
       const growth = GROWTH_NAMES[p[REC_GROWTH] as number] as BackoffCurveJSON["growth"];
       const curve: BackoffCurveJSON = { growth, base: p[REC_BASE] as number, free: p[REC_FREE] as number, jitter };
       if (growth === "exponential") curve.factor = p[REC_FACTOR] as number;
-      if (p[REC_MAX] !== Number.POSITIVE_INFINITY) curve.max = p[REC_MAX] as number;
+      if (p[REC_MAX] !== Infinity) curve.max = p[REC_MAX] as number;
       out = curve;
     }
-    if (p[REC_CAP] !== Number.POSITIVE_INFINITY) out.cap = p[REC_CAP] as number;
+    if (p[REC_CAP] !== Infinity) out.cap = p[REC_CAP] as number;
     const attempts = this.attempts;
     if (attempts !== undefined) out.maxAttempts = attempts;
     const seed = this.#options.seed;

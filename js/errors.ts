@@ -12,7 +12,7 @@ import { rethrow } from "./draw.js";
 import {
   ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
   SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
-  TAG_SYMBOL, TAG_UNDEFINED,
+  TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
 } from "./boundary.js";
 
 // Pure (no module-level side effect): an entry point that does not use a class loses it to
@@ -140,18 +140,15 @@ function quoteShort(s: string): string {
   return s.length <= QUOTE_MAX ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, QUOTE_MAX))}… (${s.length} characters)`;
 }
 
+/** How a received value other than a number, boolean or string is named in a message, by its tag. */
+const KINDS: Record<number, string> = {
+  [TAG_UNDEFINED]: "undefined", [TAG_NULL]: "null", [TAG_FUNCTION]: "a function", [TAG_ARRAY]: "an array",
+  [TAG_OBJECT]: "an object", [TAG_SYMBOL]: "a symbol", [TAG_BIGINT]: "a bigint",
+};
+
 function describe(v: unknown): string {
-  switch (tag(v)) {
-    case TAG_UNDEFINED: return "undefined";
-    case TAG_NUMBER: case TAG_BOOLEAN: return String(v);
-    case TAG_STRING: return quoteShort(v as string);
-    case TAG_NULL: return "null";
-    case TAG_FUNCTION: return "a function";
-    case TAG_ARRAY: return "an array";
-    case TAG_SYMBOL: return "a symbol";
-    case TAG_BIGINT: return "a bigint";
-    default: return "an object";
-  }
+  const t = tag(v);
+  return t === TAG_NUMBER || t === TAG_BOOLEAN ? String(v) : t === TAG_STRING ? quoteShort(v as string) : (KINDS[t] as string);
 }
 
 /**

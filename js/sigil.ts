@@ -8,7 +8,7 @@
  */
 import { wasm } from "./abi.js";
 import { num, replaced, slots, tag, text } from "./abi.js";
-import { createRandom, loadStream, type Seed, type SeededRandom } from "./streams.js";
+import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
 import { SigilError, fail, failed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
 import {
@@ -140,7 +140,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  const stream = typeof random === "function" ? (random as { [SEEDED]?: SeededRandom })[SEEDED] : undefined;
+  const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
   if (stream !== undefined) loadStream(stream);
   else use(random ?? fallback);
   const d = wasm.sigil(schedule, tag(attempt), num(attempt), t, name !== undefined, tag(base), num(base), tag(max),
@@ -160,7 +160,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function seededRandom(seed: Seed): () => number {
-  const stream = createRandom(seed);
+  const stream = seedWords(seed);
   const random = () => stream.next();
   // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
   Object.defineProperty(random, SEEDED, { value: stream });
