@@ -17,7 +17,7 @@ import {
   GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
   REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
 } from "./boundary.js";
-import { isSeeded, loadStream, systemRandom, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
+import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
 import type { DurationInput } from "./duration.js";
 
@@ -138,7 +138,7 @@ export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
-let defaultRandom: Random | undefined;
+let defaultRandom: { next(): number } | undefined;
 /** Attempts `0 … MEMO_LEN - 1` of a policy without jitter are remembered once computed (`#memo`). */
 const MEMO_LEN = 64;
 
@@ -183,7 +183,7 @@ export class Backoff implements Iterable<number> {
     const random = options.random;
     this.#rec = rec;
     this.#stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
-    this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
+    this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemSource()));
     this.#pure = rec[REC_JITTER] === 0;
     // `options` is always this policy's own copy (every caller makes a fresh object), and it
     // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.

@@ -370,17 +370,34 @@ export const RANDOM_STATE_SCHEMA: RandomStateSchema = {
   },
 };
 
+/** Draws in `[0, 1)` from `crypto.getRandomValues`, 64 words fetched at a time (never `Math.random`). */
+function systemDraws(): () => number {
+  const buf = new Uint32Array(64);
+  let at = 64;
+  return () => {
+    if (at === buf.length) {
+      globalThis.crypto.getRandomValues(buf);
+      at = 0;
+    }
+    return (buf[at++] as number) / TWO_TO_32;
+  };
+}
+
 class System extends RandomBase {
-  #buf = new Uint32Array(64);
-  #at = 64;
+  readonly #next = systemDraws();
 
   next(): number {
-    if (this.#at === this.#buf.length) {
-      globalThis.crypto.getRandomValues(this.#buf);
-      this.#at = 0;
-    }
-    return (this.#buf[this.#at++] as number) / TWO_TO_32;
+    return this.#next();
   }
+}
+
+/**
+ * The source of a policy given no `random`: the draws of `systemRandom()`, of which a
+ * policy only calls `next()` (so an entry point without `systemRandom` does not ship the
+ * `Random` helpers). @internal
+ */
+export function systemSource(): { next(): number } {
+  return { next: systemDraws() };
 }
 
 /**
