@@ -256,15 +256,15 @@ export class Backoff implements Iterable<number> {
     return this.#options;
   }
 
-  #with(key: string, value: unknown, bound: string): Backoff {
+  #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
-    if (value === undefined) throw invalid(TYPE, bound, "given (undefined would silently remove the bound)", value);
+    if (value === undefined) throw invalid(TYPE, key, "given (undefined would silently remove the bound)", value);
     return new Backoff({ ...this.#options, [key]: value }, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
   maxAttempts(n: number): Backoff {
-    return this.#with("maxAttempts", n, "maxAttempts");
+    return this.#with("maxAttempts", n);
   }
 
   /**
@@ -274,22 +274,22 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError when below the interval.
    */
   cap(max: DurationInput): Backoff {
-    return this.#with("cap", max, "cap");
+    return this.#with("cap", max);
   }
 
   /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`, `"equal"`, `"decorrelated"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`, TypeError for an unknown kind. */
   jitter(f: Jitter): Backoff {
-    return this.#with("jitter", f, "jitter");
+    return this.#with("jitter", f);
   }
 
   /** The first `n` attempts wait 0 (a non-negative safe integer). @throws RangeError otherwise. */
   free(n: number): Backoff {
-    return this.#with("free", n, "free");
+    return this.#with("free", n);
   }
 
   /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
   random(r: RandomOption): Backoff {
-    return this.#with("random", r, "random");
+    return this.#with("random", r);
   }
 
   /**
@@ -298,7 +298,7 @@ export class Backoff implements Iterable<number> {
    * when the policy has a `random`.
    */
   seed(seed: string | number): Backoff {
-    return this.#with("seed", seed, "seed");
+    return this.#with("seed", seed);
   }
 
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
