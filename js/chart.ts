@@ -7,7 +7,7 @@ import { Backoff, createBackoff } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
 import { invalid, RANGE, TYPE } from "./errors.js";
 import { formatDelay } from "./format.js";
-import { createRandom } from "./streams.js";
+import { seededInt } from "./streams.js";
 
 /** Options of `scheduleSvg`. */
 export interface ScheduleSvgOptions {
@@ -136,7 +136,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const labelEvery = Math.ceil(retries / 20);
 
   // An id unique to this chart's content, so several charts can share a page.
-  const id = `bw-${createRandom(JSON.stringify([json, retries, samples, options.seed ?? null, scale, title])).int(0, 0xffffffff).toString(16)}`;
+  const id = `bw-${seededInt(JSON.stringify([json, retries, samples, options.seed ?? null, scale, title]), 0, 0xffffffff).toString(16)}`;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}">`);
   out.push(`<title id="${id}">${esc(title)}</title>`);

@@ -255,6 +255,14 @@ export function seedWords(seed: Seed): Words {
 }
 
 /**
+ * `createRandom(seed).int(min, max)` for bounds known to be valid (the chart's id), without
+ * a `SeededRandom` (so the chart does not ship the `Random` helpers). @internal
+ */
+export function seededInt(seed: Seed, min: number, max: number): number {
+  return wasm.intBetween(min, max, seedWords(seed).next());
+}
+
+/**
  * A seeded stream. `seed` is a string or a number (`String(seed)` is hashed,
  * so `42` and `"42"` give one stream; `1e21` is `"1e+21"`); the stream keeps
  * `seed` as given (`createRandom(7).seed === 7`, and `state().seed` too).
