@@ -89,59 +89,67 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
-    let (p, _, _) = load();
-    let (nominal, lo, hi) = p.bounds(attempt);
+    let (nominal, lo, hi) = policy(regs()).bounds(attempt);
     put(&[nominal, lo, hi]);
 }
 
-/// The policy in the register, its source and its key prefix.
-#[inline(never)]
-fn load() -> (Policy<'static>, u32, SeedHash) {
+/// The policy register, read in place (no copy).
+#[inline(always)]
+fn regs() -> &'static [f64; REGISTER_LEN] {
     // SAFETY: a shared view of the register; it is written only by the JS wrapper
     // and by `compile*`, never while a `delay` runs except by a nested call made
     // from a JavaScript source's draw, after every read of this policy's steps.
-    let r: &'static [f64; REGISTER_LEN] = unsafe { &*REG.0.get() };
-    let at = |i: usize| r.get(i).copied().unwrap_or(0.0);
-    let steps = (at(rec::STEPS) as usize).min(MAX_STEPS);
-    let growth = Growth::from_code(at(rec::GROWTH) as u32).unwrap_or(Growth::Constant);
-    let p = Policy {
-        curve: Curve { growth, base: at(rec::BASE), factor: at(rec::FACTOR), cap: at(rec::MAX) },
+    unsafe { &*REG.0.get() }
+}
+
+/// The policy in the register `r` (inlined where it is used: the delay path
+/// builds it in place, with no copy of the struct).
+#[inline(always)]
+fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
+    let steps = (r[rec::STEPS] as usize).min(MAX_STEPS);
+    let growth = Growth::from_code(r[rec::GROWTH] as u32).unwrap_or(Growth::Constant);
+    Policy {
+        curve: Curve { growth, base: r[rec::BASE], factor: r[rec::FACTOR], cap: r[rec::MAX] },
         steps: r.get(rec::HEADER..rec::HEADER + steps).unwrap_or(&[]),
-        cap: at(rec::CAP),
-        free: at(rec::FREE),
-        jitter: Jitter::from_code(at(rec::JITTER) as u32, at(rec::FRACTION)).unwrap_or(Jitter::None),
-    };
-    let key = SeedHash::from_words([
-        at(rec::KEY) as u32,
-        at(rec::KEY + 1) as u32,
-        at(rec::KEY + 2) as u32,
-        at(rec::KEY + 3) as u32,
-    ]);
-    (p, at(rec::SOURCE) as u32, key)
+        cap: r[rec::CAP],
+        free: r[rec::FREE],
+        jitter: Jitter::from_code(r[rec::JITTER] as u32, r[rec::FRACTION]).unwrap_or(Jitter::None),
+    }
+}
+
+/// The key prefix of keyed draws in the register `r` (read only for a keyed policy).
+fn key_prefix(r: &'static [f64; REGISTER_LEN]) -> SeedHash {
+    SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
 /// [`delay`]: the composition with the draw of the policy's source (one copy,
 /// shared with Sigil's `sigil`).
 #[inline(never)]
 pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
-    let (p, src, prefix) = load();
-    let sigil = get(rec::SIGIL) == 1.0;
-    let r = match src {
+    let r = regs();
+    let p = policy(r);
+    let r = match r[rec::SOURCE] as u32 {
         source::SEEDED => super::random::CURRENT.with(|g| p.delay_with(attempt, |_, lo, hi| Ok(g.float(lo, hi)))),
-        source::KEYED => p.delay_with(attempt, |k, lo, hi| {
-            let r = match (Keyed { prefix }).draw(k) {
-                Some(r) => r,
-                None => match super::text(key_len).filter(|_| key_len > 0) {
-                    Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
-                    None => {
-                        super::key_text();
-                        return Err(Failed);
-                    }
-                },
-            };
-            Ok(scale(lo, hi, r))
-        }),
-        kind => p.delay_with(attempt, |_, lo, hi| host(kind, sigil, lo, hi)),
+        source::KEYED => {
+            let prefix = key_prefix(r);
+            p.delay_with(attempt, |k, lo, hi| {
+                let r = match (Keyed { prefix }).draw(k) {
+                    Some(r) => r,
+                    None => match super::text(key_len).filter(|_| key_len > 0) {
+                        Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
+                        None => {
+                            super::key_text();
+                            return Err(Failed);
+                        }
+                    },
+                };
+                Ok(scale(lo, hi, r))
+            })
+        }
+        kind => {
+            let sigil = r[rec::SIGIL] == 1.0;
+            p.delay_with(attempt, |_, lo, hi| host(kind, sigil, lo, hi))
+        }
     };
     r.unwrap_or(f64::NAN)
 }
