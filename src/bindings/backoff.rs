@@ -11,8 +11,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Failed, Kind, SEED_EXPECTED, Static, duration_option, fail, fail_with, number, put, seed_and_random,
-    status, tags::*,
+    Checked, Kind, SEED_EXPECTED, Static, duration_option, fail, fail_with, number, put, seed_and_random, status,
+    tags::*,
 };
 use crate::core::{
     check,
@@ -118,40 +118,43 @@ fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
 }
 
 /// The key prefix of keyed draws in the register `r` (read only for a keyed policy).
-fn key_prefix(r: &'static [f64; REGISTER_LEN]) -> SeedHash {
+fn key_prefix(r: &[f64; REGISTER_LEN]) -> SeedHash {
     SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
 /// [`delay`]: the composition with the draw of the policy's source (one copy,
-/// shared with Sigil's `sigil`).
+/// shared with Sigil's `sigil`; the draw's `match` is inlined into it).
 #[inline(never)]
 pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
     let r = regs();
-    let p = policy(r);
-    let r = match r[rec::SOURCE] as u32 {
-        source::SEEDED => super::random::CURRENT.with(|g| p.delay_with(attempt, |_, lo, hi| Ok(g.float(lo, hi)))),
-        source::KEYED => {
-            let prefix = key_prefix(r);
-            p.delay_with(attempt, |k, lo, hi| {
-                let r = match (Keyed { prefix }).draw(k) {
-                    Some(r) => r,
-                    None => match super::text(key_len).filter(|_| key_len > 0) {
-                        Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
-                        None => {
-                            super::key_text();
-                            return Err(Failed);
-                        }
-                    },
-                };
-                Ok(scale(lo, hi, r))
-            })
-        }
-        kind => {
-            let sigil = r[rec::SIGIL] == 1.0;
-            p.delay_with(attempt, |_, lo, hi| host(kind, sigil, lo, hi))
-        }
+    let src = r[rec::SOURCE] as u32;
+    policy(r)
+        .compose(attempt, |k, lo, hi| match src {
+            source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
+            source::KEYED => keyed(r, k, lo, hi, key_len),
+            kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
+        })
+        .unwrap_or(f64::NAN)
+}
+
+/// The keyed draw for key `k` (the attempt, or the decorrelated step) of the policy in
+/// the register `r`, scaled into `[lo, hi]`: the first draw of the stream seeded
+/// `"<seed> <k>"`. `None` with [`KEY_TEXT`] recorded when only JavaScript can write
+/// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
+#[inline(never)]
+fn keyed(r: &[f64; REGISTER_LEN], k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
+    let prefix = key_prefix(r);
+    let x = match (Keyed { prefix }).draw(k) {
+        Some(x) => x,
+        None => match super::text(key_len).filter(|_| key_len > 0) {
+            Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
+            None => {
+                super::key_text();
+                return None;
+            }
+        },
     };
-    r.unwrap_or(f64::NAN)
+    Some(scale(lo, hi, x))
 }
 
 /// One draw of a JavaScript source, checked: `float(lo, hi)` must stay in
