@@ -10,17 +10,25 @@
  * @internal
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasmExports } from "./wasm.js";
+import type { InitOutput } from "./backoff_wasm.js";
 import {
   REGISTER_LEN, SLOT_COUNT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
 } from "./boundary.js";
 
+/** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32). @internal */
+type Raw<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: number | boolean }) => R : F;
+
 /**
- * The instance's exports: every loader has already initialised the glue, so
- * `initSync` returns them without compiling anything.
+ * The instance's exports (the loader instantiated the wasm), called directly:
+ * wasm-bindgen's wrapper functions are not used (each costs an application bundle its
+ * code and only adds `>>> 0` to an i32 result: here every such result is a 0/1 status,
+ * a word stored into a `Uint32Array`, or an address, which takes `>>> 0` where it is read).
+ * @internal
  */
-const memory: WebAssembly.Memory = wasm.initSync({ module: undefined as never }).memory;
+export const wasm: { readonly [K in keyof InitOutput]: Raw<InitOutput[K]> } = wasmExports as never;
+const memory: WebAssembly.Memory = wasm.memory;
 
 /** Tag of a function. */
 export const FUNCTION = TAG_FUNCTION;
@@ -53,10 +61,10 @@ export function tag(v: unknown): number {
 
 /** The number that travels with a tag: the value itself, or `NaN` for a non-number. */
 export function num(v: unknown): number {
-  return typeof v === "number" ? v : Number.NaN;
+  return typeof v === "number" ? v : NaN;
 }
 
-const SLOTS = wasm.slots();
+const SLOTS = wasm.slots() >>> 0;
 let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
 
 /**
@@ -69,7 +77,7 @@ export function slots(): Float64Array {
 }
 
 /** Its address: short text is written there without a call. */
-const TEXT_AT = wasm.textBuffer(0);
+const TEXT_AT = wasm.textBuffer(0) >>> 0;
 
 /**
  * Writes the UTF-16 code units of `s` (lone surrogates included) into wasm's
@@ -79,7 +87,7 @@ const TEXT_AT = wasm.textBuffer(0);
  */
 export function text(s: string): number {
   const len = s.length;
-  const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len);
+  const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len) >>> 0;
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
   // One view over all of memory, re-made only when memory grew (no view allocated per call).
   if (units.length === 0) units = new Uint16Array(memory.buffer);
@@ -115,7 +123,7 @@ let loaded: readonly number[] | undefined;
 export function reg(): Float64Array {
   // Made on first use (an entry point that never compiles a policy does not ask wasm for it).
   if (register === undefined || register.length === 0) {
-    register = new Float64Array(memory.buffer, wasm.register(), REGISTER_LEN);
+    register = new Float64Array(memory.buffer, wasm.register() >>> 0, REGISTER_LEN);
   }
   return register;
 }

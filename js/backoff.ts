@@ -10,14 +10,14 @@
  * JavaScript `random` through js/draw.ts).
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "./abi.js";
 import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
 import {
   GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
   REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
 } from "./boundary.js";
-import { isSeeded, STREAM, systemRandom, type Random } from "./streams.js";
+import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
 import type { DurationInput } from "./duration.js";
 
@@ -138,7 +138,7 @@ export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
-let defaultRandom: Random | undefined;
+let defaultRandom: { next(): number } | undefined;
 /** Attempts `0 … MEMO_LEN - 1` of a policy without jitter are remembered once computed (`#memo`). */
 const MEMO_LEN = 64;
 
@@ -163,8 +163,8 @@ export class Backoff implements Iterable<number> {
   readonly #rec: readonly number[];
   /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
   readonly #source: unknown;
-  /** A seeded stream to load into wasm before a delay. */
-  readonly #stream: { [STREAM](): void } | undefined;
+  /** The words of a seeded stream, loaded into wasm before a delay. */
+  readonly #stream: Words | undefined;
   /**
    * For a policy without jitter, whose waits are a pure function of the attempt: the waits
    * Rust computed for attempts `0 … MEMO_LEN - 1`, kept as they are first asked for (`NaN`
@@ -186,8 +186,8 @@ export class Backoff implements Iterable<number> {
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
-    this.#stream = kind === SOURCE_SEEDED ? (random as { [STREAM](): void }) : undefined;
-    this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemRandom()));
+    this.#stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
+    this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemSource()));
     this.#pure = rec[REC_JITTER] === 0;
     // `options` is always this policy's own copy (every caller makes a fresh object), and it
     // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
@@ -260,15 +260,15 @@ export class Backoff implements Iterable<number> {
     return Object.freeze(this.#options);
   }
 
-  #with(key: string, value: unknown, bound: string): Backoff {
+  #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
-    if (value === undefined) throw invalid(TYPE, bound, "given (undefined would silently remove the bound)", value);
+    if (value === undefined) throw invalid(TYPE, key, "given (undefined would silently remove the bound)", value);
     return new Backoff({ ...this.#options, [key]: value }, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
   maxAttempts(n: number): Backoff {
-    return this.#with("maxAttempts", n, "maxAttempts");
+    return this.#with("maxAttempts", n);
   }
 
   /**
@@ -278,22 +278,22 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError when below the interval.
    */
   cap(max: DurationInput): Backoff {
-    return this.#with("cap", max, "cap");
+    return this.#with("cap", max);
   }
 
   /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`, `"equal"`, `"decorrelated"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`, TypeError for an unknown kind. */
   jitter(f: Jitter): Backoff {
-    return this.#with("jitter", f, "jitter");
+    return this.#with("jitter", f);
   }
 
   /** The first `n` attempts wait 0 (a non-negative safe integer). @throws RangeError otherwise. */
   free(n: number): Backoff {
-    return this.#with("free", n, "free");
+    return this.#with("free", n);
   }
 
   /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
   random(r: RandomOption): Backoff {
-    return this.#with("random", r, "random");
+    return this.#with("random", r);
   }
 
   /**
@@ -302,7 +302,7 @@ export class Backoff implements Iterable<number> {
    * when the policy has a `random`.
    */
   seed(seed: string | number): Backoff {
-    return this.#with("seed", seed, "seed");
+    return this.#with("seed", seed);
   }
 
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
@@ -324,7 +324,7 @@ export class Backoff implements Iterable<number> {
     // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
     if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
     load(this.#rec);
-    if (this.#stream !== undefined) this.#stream[STREAM]();
+    if (this.#stream !== undefined) loadStream(this.#stream);
     use(this.#source);
     const d = wasm.delay(attempt, 0);
     if (d !== d) return failed(attempt);
@@ -404,7 +404,7 @@ export class Backoff implements Iterable<number> {
 
   /** The waits in order: `attempts - 1` of them, or endless when uncapped. */
   *[Symbol.iterator](): Iterator<number> {
-    const n = this.attempts ?? Number.POSITIVE_INFINITY;
+    const n = this.attempts ?? Infinity;
     for (let retry = 1; retry < n; retry++) yield this.delay(retry);
   }
 
@@ -423,10 +423,10 @@ export class Backoff implements Iterable<number> {
       const growth = GROWTH_NAMES[p[REC_GROWTH] as number] as BackoffCurveJSON["growth"];
       const curve: BackoffCurveJSON = { growth, base: p[REC_BASE] as number, free: p[REC_FREE] as number, jitter };
       if (growth === "exponential") curve.factor = p[REC_FACTOR] as number;
-      if (p[REC_MAX] !== Number.POSITIVE_INFINITY) curve.max = p[REC_MAX] as number;
+      if (p[REC_MAX] !== Infinity) curve.max = p[REC_MAX] as number;
       out = curve;
     }
-    if (p[REC_CAP] !== Number.POSITIVE_INFINITY) out.cap = p[REC_CAP] as number;
+    if (p[REC_CAP] !== Infinity) out.cap = p[REC_CAP] as number;
     const attempts = this.attempts;
     if (attempts !== undefined) out.maxAttempts = attempts;
     const seed = this.#options.seed;

@@ -7,7 +7,7 @@ import { Backoff, createBackoff } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
 import { invalid, RANGE, TYPE } from "./errors.js";
 import { formatDelay } from "./format.js";
-import { createRandom } from "./streams.js";
+import { seededInt } from "./streams.js";
 
 /** Options of `scheduleSvg`. */
 export interface ScheduleSvgOptions {
@@ -33,6 +33,12 @@ const STEPS = [
   1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5,
   108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5,
 ];
+
+/** The plot's margins inside the SVG, px. */
+const M_LEFT = 72;
+const M_RIGHT = 20;
+const M_TOP = 52;
+const M_BOTTOM = 48;
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const fmt = (x: number) => String(Math.round(x * 10) / 10);
@@ -103,17 +109,16 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const shortest = Math.min(...positive, top);
   const bottom = scale === "log" ? ([...STEPS].reverse().find((t) => t <= shortest / 2) ?? shortest / 2) : 0;
 
-  const m = { left: 72, right: 20, top: 52, bottom: 48 };
-  const plotW = width - m.left - m.right;
-  const plotH = height - m.top - m.bottom;
+  const plotW = width - M_LEFT - M_RIGHT;
+  const plotH = height - M_TOP - M_BOTTOM;
   const lo = scale === "log" ? Math.log10(bottom) : 0;
   const hi = scale === "log" ? Math.max(Math.log10(top), lo + 1) : top;
   const y = (ms: number) => {
     const v = scale === "log" ? Math.log10(Math.max(ms, bottom)) : ms;
-    return m.top + plotH - ((v - lo) / (hi - lo)) * plotH;
+    return M_TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
   };
   const slot = plotW / retries;
-  const x = (retry: number) => m.left + slot * (retry - 0.5);
+  const x = (retry: number) => M_LEFT + slot * (retry - 0.5);
 
   let ticks: number[];
   if (scale === "log") {
@@ -131,7 +136,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const labelEvery = Math.ceil(retries / 20);
 
   // An id unique to this chart's content, so several charts can share a page.
-  const id = `bw-${createRandom(JSON.stringify([json, retries, samples, options.seed ?? null, scale, title])).int(0, 0xffffffff).toString(16)}`;
+  const id = `bw-${seededInt(JSON.stringify([json, retries, samples, options.seed ?? null, scale, title]), 0, 0xffffffff).toString(16)}`;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}">`);
   out.push(`<title id="${id}">${esc(title)}</title>`);
@@ -145,7 +150,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
     // The cap's value is told here, not on its line, where it would cross bars or the legend.
     ["#dc2626", "dash", cap === undefined ? "" : `cap ${formatDelay(cap)}`],
   ].filter((l) => l[2]);
-  let lx = m.left;
+  let lx = M_LEFT;
   for (const [color, shape, text] of legend) {
     const ly = 38;
     if (shape === "rect") out.push(`<rect x="${lx}" y="${ly - 5}" width="10" height="10" fill="${color}"/>`);
@@ -156,16 +161,16 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   }
   for (const t of ticks) {
     const ty = fmt(y(t));
-    out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`);
-    out.push(`<text x="${m.left - 8}" y="${ty}" text-anchor="end" dominant-baseline="middle">${t === 0 ? "0" : esc(formatDelay(t))}</text>`);
+    out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`);
+    out.push(`<text x="${M_LEFT - 8}" y="${ty}" text-anchor="end" dominant-baseline="middle">${t === 0 ? "0" : esc(formatDelay(t))}</text>`);
   }
   for (const r of rows) {
     const cx = x(r.retry);
     const w = Math.max(2, slot * 0.6);
     if (r.nominal !== undefined && r.nominal > 0) {
       // At least 2 px, so a short wait next to long ones still shows as a bar.
-      const yTop = Math.min(y(r.nominal), m.top + plotH - 2);
-      out.push(`<rect x="${fmt(cx - w / 2)}" y="${fmt(yTop)}" width="${fmt(w)}" height="${fmt(m.top + plotH - yTop)}" fill="#2563eb"><title>retry ${r.retry}: ${esc(formatDelay(r.nominal))}</title></rect>`);
+      const yTop = Math.min(y(r.nominal), M_TOP + plotH - 2);
+      out.push(`<rect x="${fmt(cx - w / 2)}" y="${fmt(yTop)}" width="${fmt(w)}" height="${fmt(M_TOP + plotH - yTop)}" fill="#2563eb"><title>retry ${r.retry}: ${esc(formatDelay(r.nominal))}</title></rect>`);
     }
     if (r.min !== r.max || r.nominal === undefined) {
       const y1 = fmt(y(r.max));
@@ -174,18 +179,18 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
       out.push(`<g stroke="#b45309" stroke-width="2"><line x1="${fmt(cx)}" x2="${fmt(cx)}" y1="${y1}" y2="${y2}"/><line x1="${fmt(cx - cw)}" x2="${fmt(cx + cw)}" y1="${y1}" y2="${y1}"/><line x1="${fmt(cx - cw)}" x2="${fmt(cx + cw)}" y1="${y2}" y2="${y2}"/><title>retry ${r.retry}: ${esc(formatDelay(r.min))} – ${esc(formatDelay(r.max))}</title></g>`);
     }
     if (r.retry % labelEvery === 0 || r.retry === 1) {
-      out.push(`<text x="${fmt(cx)}" y="${m.top + plotH + 16}" text-anchor="middle">${r.retry}</text>`);
+      out.push(`<text x="${fmt(cx)}" y="${M_TOP + plotH + 16}" text-anchor="middle">${r.retry}</text>`);
     }
   }
   for (const [retry, v] of points) out.push(`<circle cx="${fmt(x(retry))}" cy="${fmt(y(v))}" r="2.5" fill="#111827" fill-opacity="0.7"/>`);
   if (cap !== undefined) {
     const cy = fmt(y(cap));
-    out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"><title>cap ${esc(formatDelay(cap))}</title></line>`);
+    out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"><title>cap ${esc(formatDelay(cap))}</title></line>`);
   }
-  out.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}" stroke="#374151"/>`);
-  out.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}" stroke="#374151"/>`);
-  out.push(`<text x="${m.left + plotW / 2}" y="${height - 10}" text-anchor="middle">retry${scale === "log" ? "" : ""}</text>`);
-  out.push(`<text transform="translate(16 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">wait before retry${scale === "log" ? " (log scale)" : ""}</text>`);
+  out.push(`<line x1="${M_LEFT}" x2="${M_LEFT}" y1="${M_TOP}" y2="${M_TOP + plotH}" stroke="#374151"/>`);
+  out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${M_TOP + plotH}" y2="${M_TOP + plotH}" stroke="#374151"/>`);
+  out.push(`<text x="${M_LEFT + plotW / 2}" y="${height - 10}" text-anchor="middle">retry</text>`);
+  out.push(`<text transform="translate(16 ${M_TOP + plotH / 2}) rotate(-90)" text-anchor="middle">wait before retry${scale === "log" ? " (log scale)" : ""}</text>`);
   out.push(`</g></svg>`);
   return out.join("\n") + "\n";
 }

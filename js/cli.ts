@@ -169,11 +169,16 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
   if (v.factor !== undefined) curve.factor = numberArg("--factor", v.factor as string);
   if (v.max === undefined) curve.max = MAX_DELAY_MS;
   else if (v.max !== "none") curve.max = durationArg(v.max as string);
+  else if (shared.jitter === "decorrelated") throw new UsageError(`--max none cannot be combined with --jitter decorrelated, which needs a cap`);
   return curve as unknown as BackoffOptions;
 }
 
-/** The line under the table: the shortest and longest total wait any draws can give (`totalBounds()`). */
+/**
+ * The line under the table: the shortest and longest total wait any draws can give
+ * (`totalBounds()`); without jitter the two are the total window itself, and the line says so.
+ */
 function boundsLine(b: { min: number; max: number }): string {
+  if (b.min === b.max) return "total wait bounds: the total window on every run (no jitter)";
   return `total wait bounds: ${formatElapsed(b.min)} – ${formatElapsed(b.max)} (${b.min} – ${b.max} ms)`;
 }
 

@@ -37,11 +37,11 @@ export function draw(kind: number, lo: number, hi: number): number {
       : kind === NEXT ? (s as { next(): unknown }).next()
       : (s as () => unknown)();
     raw = v;
-    return typeof v === "number" ? v : Number.NaN;
+    return typeof v === "number" ? v : NaN;
   } catch (e) {
     threw = true;
     thrown = e;
-    return Number.NaN;
+    return NaN;
   } finally {
     source = s; // a nested call made by the source itself must not change this call's source
   }

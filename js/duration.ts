@@ -42,7 +42,7 @@ export type ParseResult =
  * Never throws; a non-string input is a failure.
  */
 export function parse(text: string): ParseResult {
-  const ms = typeof text === "string" ? durationMs(text) : Number.NaN;
+  const ms = typeof text === "string" ? durationMs(text) : NaN;
   return Number.isNaN(ms)
     ? { status: "failure", error: new InvalidDurationError(text) }
     : { status: "success", data: ms };

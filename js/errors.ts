@@ -6,20 +6,34 @@
  * object identity.
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasm } from "./abi.js";
 import { ascii, slots, tag, text } from "./abi.js";
 import { rethrow } from "./draw.js";
 import {
   ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
   SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
-  TAG_SYMBOL, TAG_UNDEFINED,
+  TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
 } from "./boundary.js";
 
-const SIGIL_BRAND = Symbol.for("backoff-wasm.SigilError");
-const DURATION_BRAND = Symbol.for("backoff-wasm.InvalidDurationError");
+// Pure (no module-level side effect): an entry point that does not use a class loses it to
+// tree-shaking (the brand is set by the constructor, not on the prototype at load time).
+const SIGIL_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.SigilError");
+const DURATION_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.InvalidDurationError");
 
-function branded(x: unknown, brand: symbol): boolean {
-  return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[brand] === true;
+/** Marks the error `self` with `b` (non-enumerable, so it does not show when the error is printed). @internal */
+export function brand(self: object, b: symbol): void {
+  Object.defineProperty(self, b, { value: true });
+}
+
+/**
+ * `x instanceof cls` for the `Symbol.hasInstance` of a branded class (`self` is `this`
+ * there): for the class itself, whether `x` carries `b`, so errors from any copy of the
+ * package match; for a subclass, the prototype chain as usual. @internal
+ */
+export function has(cls: unknown, self: unknown, b: symbol, x: unknown): boolean {
+  return self === cls
+    ? typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[b] === true
+    : Function.prototype[Symbol.hasInstance].call(self, x);
 }
 
 /** The only code `@sigil/core` uses: a bad attempt, option or random draw. */
@@ -40,6 +54,7 @@ export class SigilError extends Error {
   constructor(message: string, code: SigilErrorCode = "invalid_argument") {
     super(message);
     this.code = code;
+    brand(this, SIGIL_BRAND);
   }
 
   /**
@@ -47,10 +62,9 @@ export class SigilError extends Error {
    * (`class E extends SigilError`) checks the prototype chain as usual.
    */
   static [Symbol.hasInstance](x: unknown): boolean {
-    return this === SigilError ? branded(x, SIGIL_BRAND) : Function.prototype[Symbol.hasInstance].call(this, x);
+    return has(SigilError, this, SIGIL_BRAND, x);
   }
 }
-Object.defineProperty(SigilError.prototype, SIGIL_BRAND, { value: true });
 
 /**
  * `JSON.stringify(text)` for the message of `InvalidDurationError`; for a
@@ -85,6 +99,7 @@ export class InvalidDurationError extends Error {
   constructor(text: string) {
     super("Invalid duration: " + quote(text));
     this.text = text;
+    brand(this, DURATION_BRAND);
   }
 
   /**
@@ -92,16 +107,26 @@ export class InvalidDurationError extends Error {
    * (`class E extends InvalidDurationError`) checks the prototype chain as usual.
    */
   static [Symbol.hasInstance](x: unknown): boolean {
-    return this === InvalidDurationError ? branded(x, DURATION_BRAND) : Function.prototype[Symbol.hasInstance].call(this, x);
+    return has(InvalidDurationError, this, DURATION_BRAND, x);
   }
 }
-Object.defineProperty(InvalidDurationError.prototype, DURATION_BRAND, { value: true });
 
 /** Error classes of `invalid`: RangeError, TypeError. */
 export const RANGE = KIND_RANGE;
 export const TYPE = KIND_TYPE;
 /** SigilError, as the wasm checks record it. */
 const SIGIL = KIND_SIGIL;
+
+/**
+ * The class of a {@link SIGIL} error: `SigilError`, set by js/sigil.ts when it loads (only
+ * Sigil's calls record that kind), so an entry point without Sigil does not ship the class.
+ */
+let sigilError: new (message: string) => Error;
+
+/** Sets the class of {@link SIGIL} errors (js/sigil.ts, when it loads). @internal */
+export function useSigilError(c: new (message: string) => Error): void {
+  sigilError = c;
+}
 
 /**
  * A short, exact description of a received value for error messages:
@@ -115,35 +140,29 @@ function quoteShort(s: string): string {
   return s.length <= QUOTE_MAX ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, QUOTE_MAX))}… (${s.length} characters)`;
 }
 
-function describe(v: unknown): string {
-  switch (tag(v)) {
-    case TAG_UNDEFINED: return "undefined";
-    case TAG_NUMBER: case TAG_BOOLEAN: return String(v);
-    case TAG_STRING: return quoteShort(v as string);
-    case TAG_NULL: return "null";
-    case TAG_FUNCTION: return "a function";
-    case TAG_ARRAY: return "an array";
-    case TAG_SYMBOL: return "a symbol";
-    case TAG_BIGINT: return "a bigint";
-    default: return "an object";
-  }
-}
+/** How a received value other than a number, boolean or string is named in a message, by its tag. */
+const KINDS: Record<number, string> = {
+  [TAG_UNDEFINED]: "undefined", [TAG_NULL]: "null", [TAG_FUNCTION]: "a function", [TAG_ARRAY]: "an array",
+  [TAG_OBJECT]: "an object", [TAG_SYMBOL]: "a symbol", [TAG_BIGINT]: "a bigint",
+};
 
-function error(kind: number, option: string, expected: string, received: unknown, cause?: unknown): Error {
-  const message = `${option} must be ${expected}; received ${describe(received)}`;
-  const o = cause === undefined ? undefined : { cause };
-  return kind === RANGE ? new RangeError(message, o) : kind === TYPE ? new TypeError(message, o) : new SigilError(message);
+function describe(v: unknown): string {
+  const t = tag(v);
+  return t === TAG_NUMBER || t === TAG_BOOLEAN ? String(v) : t === TAG_STRING ? quoteShort(v as string) : (KINDS[t] as string);
 }
 
 /**
  * The error this package throws for a bad argument checked in JavaScript,
  * with the same message format as the checks made in Rust:
- * `<option> must be <expected>; received <value>`. `cause`: the error the
- * engine threw while reading the value (a revoked Proxy, a throwing getter).
+ * `<option> must be <expected>; received <value>`, of the class `kind` names
+ * ({@link RANGE}, {@link TYPE}; Sigil's checks use `SigilError`'s kind). `cause`:
+ * the error the engine threw while reading the value (a revoked Proxy, a throwing getter).
  * @internal
  */
-export function invalid(kind: typeof RANGE | typeof TYPE, option: string, expected: string, received: unknown, cause?: unknown): Error {
-  return error(kind, option, expected, received, cause);
+export function invalid(kind: number, option: string, expected: string, received: unknown, cause?: unknown): Error {
+  const message = `${option} must be ${expected}; received ${describe(received)}`;
+  const o = cause === undefined ? undefined : { cause };
+  return kind === RANGE ? new RangeError(message, o) : kind === TYPE ? new TypeError(message, o) : new sigilError(message);
 }
 
 /**
@@ -164,7 +183,7 @@ export function failure(values: readonly unknown[]): Error {
   const option = ascii(at(ERR_OPTION), at(ERR_OPTION + 1)) + (index >= 0 ? `[${index}]` : "");
   const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
   const expected = ascii(at(ERR_EXPECTED), at(ERR_EXPECTED + 1)).replace(/\{\}/g, () => String(numbers.shift()));
-  return error(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
+  return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
 /** Sigil's option names (`SIGIL_NAMES`, src/bindings/sigil.rs). @internal */
@@ -207,7 +226,7 @@ export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | type
     keys = Object.keys(options);
   } catch {
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
-    throw error(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
+    throw invalid(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
   }
   const known = namesOf(surface);
   for (const key of keys) if (!known.has(key)) return key;

@@ -127,7 +127,7 @@ function numberOf(name: string, x: unknown, fallback: number, infinite: boolean,
   if (x == null) return fallback;
   const expected = `a number >= 0${infinite ? " or Infinity" : ", finite"}`;
   if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (!infinite && x === Number.POSITIVE_INFINITY)) throw invalid(range, name, expected, x);
+  if (!(x >= 0) || (!infinite && x === Infinity)) throw invalid(range, name, expected, x);
   return x;
 }
 
@@ -154,12 +154,12 @@ export function pRetryOptions(o: Record<string, unknown>, retries = 10, range: t
     retries: retriesOf(o.retries, retries, "retries", range),
     factor: numberOf("factor", o.factor, 2, false, range) || 1,
     minTimeout: numberOf("minTimeout", o.minTimeout, 1000, false, range),
-    maxTimeout: numberOf("maxTimeout", o.maxTimeout, Number.POSITIVE_INFINITY, true, range),
+    maxTimeout: numberOf("maxTimeout", o.maxTimeout, Infinity, true, range),
     randomize: boolOf("randomize", o.randomize),
     onFailedAttempt: fnOf("onFailedAttempt", o.onFailedAttempt),
     shouldRetry: fnOf("shouldRetry", o.shouldRetry),
     signal: signalOf("signal", o.signal),
-    maxRetryTime: numberOf("maxRetryTime", o.maxRetryTime, Number.POSITIVE_INFINITY, true, range),
+    maxRetryTime: numberOf("maxRetryTime", o.maxRetryTime, Infinity, true, range),
     unref: boolOf("unref", o.unref),
   };
 }

@@ -207,6 +207,6 @@ export function bullmqBackoff(policy: RetryPolicy): BullBackoffStrategy {
       throw invalid(TYPE, "job", "a BullMQ job whose id can be read", job, e);
     }
     const ms = keyed(p, id, "job.id").delay(attemptsMade);
-    return ms === Number.POSITIVE_INFINITY ? -1 : Math.ceil(ms);
+    return ms === Infinity ? -1 : Math.ceil(ms);
   };
 }

@@ -6,21 +6,12 @@
  * @module
  */
 
+import { brand, has } from "./errors.js";
+
 // Pure (no module-level side effect), so that an entry point that does not use these
 // classes (/queues loads this chunk) loses them to tree-shaking.
 const ABORT_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.AbortError");
 const RETRY_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.RetryError");
-
-/** Marks `self` with `brand` (non-enumerable, so it does not show when the error is printed). */
-function brand(self: object, b: symbol): void {
-  Object.defineProperty(self, b, { value: true });
-}
-
-function has(cls: unknown, self: unknown, brand: symbol, x: unknown): boolean {
-  return self === cls
-    ? typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[brand] === true
-    : Function.prototype[Symbol.hasInstance].call(self, x);
-}
 
 /**
  * Thrown by the operation to stop retrying at once (p-retry's contract): the

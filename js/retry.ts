@@ -326,7 +326,7 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   const retries = o.retries;
   if (retries !== undefined) {
     if (typeof retries !== "number") throw invalid(TYPE, "retries", "a non-negative integer or Infinity", retries);
-    if (!(retries === Number.POSITIVE_INFINITY || (Number.isSafeInteger(retries) && retries >= 0))) {
+    if (!(retries === Infinity || (Number.isSafeInteger(retries) && retries >= 0))) {
       throw invalid(RANGE, "retries", "a non-negative integer or Infinity", retries);
     }
   }
@@ -356,8 +356,8 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   }
   return {
     delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
-    onFailedAttempt: undefined, maxRetryTime: Number.POSITIVE_INFINITY, unref: false,
-    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Number.POSITIVE_INFINITY,
+    onFailedAttempt: undefined, maxRetryTime: Infinity, unref: false,
+    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Infinity,
   };
 }
 
@@ -846,7 +846,7 @@ export async function fetchWithRetry(
   p.maxRetryTime = pr.maxRetryTime;
   p.unref = pr.unref;
   p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
-  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Number.POSITIVE_INFINITY);
+  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 

@@ -6,10 +6,10 @@
  * `retrySchedule` validates once, then one `delay` call per retry.
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasm } from "./abi.js";
 import { num, replaced, slots, tag, text } from "./abi.js";
-import { createRandom, STREAM, type Seed } from "./streams.js";
-import { SigilError, fail, failed, unknownKey, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
+import { SigilError, fail, failed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, SIGIL_ARG_DRAW, SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, TAG_ARRAY,
@@ -17,6 +17,8 @@ import {
 } from "./boundary.js";
 
 export { SigilError, type SigilErrorCode };
+
+useSigilError(SigilError);
 
 /** Attempts in total, the first delivery included: 8. */
 export const MAX_ATTEMPTS: number = SIGIL_MAX_ATTEMPTS;
@@ -138,8 +140,8 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  const stream = typeof random === "function" ? (random as { [SEEDED]?: { [STREAM](): void } })[SEEDED] : undefined;
-  if (stream !== undefined) stream[STREAM]();
+  const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
+  if (stream !== undefined) loadStream(stream);
   else use(random ?? fallback);
   const d = wasm.sigil(schedule, tag(attempt), num(attempt), t, name !== undefined, tag(base), num(base), tag(max),
     num(max), tag(jitter), num(jitter), tag(random), stream !== undefined, tag(seed), seedLen, tag(attempts), num(attempts));
@@ -158,7 +160,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function seededRandom(seed: Seed): () => number {
-  const stream = createRandom(seed);
+  const stream = seedWords(seed);
   const random = () => stream.next();
   // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
   Object.defineProperty(random, SEEDED, { value: stream });

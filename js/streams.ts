@@ -6,7 +6,7 @@
  * in wasm.
  * @module
  */
-import * as wasm from "./wasm.js";
+import { wasm } from "./abi.js";
 import { ARRAY, num, tag, text } from "./abi.js";
 import { fail, failure, invalid, TYPE } from "./errors.js";
 
@@ -131,32 +131,37 @@ function itemCount(items: unknown, shuffle: number): number {
 }
 
 /**
- * Key of a seeded stream's method that loads its state into wasm, for the
- * policy's one `delay` call (which then draws from it in wasm). @internal
+ * The words whose state is loaded in wasm (`streamSeed`/`streamLoad`); their
+ * `#words` are stale until saved. Every other stream's state lives in its own
+ * `#words` (JS-owned memory: a stream holds no wasm memory, so there is
+ * nothing to free and nothing can leak).
  */
-export const STREAM: unique symbol = Symbol("backoff-wasm.stream");
+let loaded: Words | undefined;
 
 /**
- * The stream whose state is loaded in wasm (`streamSeed`/`streamLoad`); its
- * `#words` are stale until it is saved. Every other stream's state lives in
- * its own `#words` (JS-owned memory: a stream holds no wasm memory, so there
- * is nothing to free and nothing can leak).
+ * The classes below, once one of their objects exists (set by their constructors): until
+ * then no object can be one, and an entry point that never makes one (`/backoff` only
+ * checks whether a `random` is a seeded stream) does not ship the class.
  */
-let loaded: Seeded | undefined;
+let wordsClass: typeof Words | undefined;
+let seededClass: typeof Seeded | undefined;
 
-class Seeded extends RandomBase implements SeededRandom {
-  readonly seed: Seed;
+/**
+ * The state of a seeded stream (four sfc32 words) and its draws: what a `SeededRandom`
+ * carries, and all that Sigil's `seededRandom` needs (no `int`, `pick`, … helpers).
+ * @internal
+ */
+export class Words {
   readonly #words: Uint32Array;
 
-  /** @param words the state, or `undefined` when this stream was just loaded by `streamSeed`. */
-  constructor(seed: Seed, words: Uint32Array | undefined) {
-    super();
-    this.seed = seed;
+  /** @param words the state, or `undefined` when it was just seeded in wasm by `streamSeed` (it is then the loaded one). */
+  constructor(words: Uint32Array | undefined) {
     this.#words = words ?? new Uint32Array(4);
     if (words === undefined) loaded = this;
+    wordsClass = Words;
   }
 
-  /** Copies the wasm state of the loaded stream back into its own words. */
+  /** Copies the wasm state of the loaded words back into their own. */
   static save(): void {
     if (loaded === undefined) return;
     const w = loaded.#words;
@@ -164,18 +169,48 @@ class Seeded extends RandomBase implements SeededRandom {
     loaded = undefined;
   }
 
-  /** Makes this the loaded stream (a no-op when it already is). */
-  [STREAM](): void {
-    if (loaded === this) return;
-    Seeded.save();
-    const w = this.#words;
+  /** Makes `s` the loaded words (a no-op when they already are). */
+  static load(s: Words): void {
+    if (loaded === s) return;
+    Words.save();
+    const w = s.#words;
     wasm.streamLoad(w[0] as number, w[1] as number, w[2] as number, w[3] as number);
-    loaded = this;
+    loaded = s;
+  }
+
+  /** The next draw in `[0, 1)`. */
+  next(): number {
+    Words.load(this);
+    return wasm.streamNext();
+  }
+
+  /** The four words now. */
+  read(): [number, number, number, number] {
+    Words.load(this);
+    Words.save();
+    const [a, b, c, d] = this.#words;
+    return [a as number, b as number, c as number, d as number];
+  }
+}
+
+class Seeded extends RandomBase implements SeededRandom {
+  readonly seed: Seed;
+  readonly #state: Words;
+
+  constructor(seed: Seed, state: Words) {
+    super();
+    this.seed = seed;
+    this.#state = state;
+    seededClass = Seeded;
+  }
+
+  /** The words of the seeded stream `s`. */
+  static words(s: Seeded): Words {
+    return s.#state;
   }
 
   next(): number {
-    this[STREAM]();
-    return wasm.streamNext();
+    return this.#state.next();
   }
 
   derive(label: string | number): SeededRandom {
@@ -184,16 +219,47 @@ class Seeded extends RandomBase implements SeededRandom {
   }
 
   state(): RandomState {
-    this[STREAM]();
-    Seeded.save();
-    const [a, b, c, d] = this.#words;
-    return { seed: this.seed, words: [a as number, b as number, c as number, d as number] };
+    return { seed: this.seed, words: this.#state.read() };
   }
 }
 
 /** Whether `x` is a seeded stream of this copy of the package (its draws stay in wasm). @internal */
-export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
-  return x instanceof Seeded;
+export function isSeeded(x: unknown): x is SeededRandom {
+  return seededClass !== undefined && x instanceof seededClass;
+}
+
+/** The words of `stream`, a seeded stream ({@link isSeeded}). @internal */
+export function wordsOf(stream: SeededRandom): Words {
+  return (seededClass as typeof Seeded).words(stream as Seeded);
+}
+
+/**
+ * Loads `words` into wasm for a policy's one `delay` call (or Sigil's one `sigil` call),
+ * which then draws from them in wasm. @internal
+ */
+export function loadStream(words: Words): void {
+  (wordsClass as typeof Words).load(words);
+}
+
+/**
+ * The words of a new seeded stream (`createRandom`'s, and those of Sigil's `seededRandom`).
+ * @throws TypeError when `seed` is neither a string nor a number.
+ * @internal
+ */
+export function seedWords(seed: Seed): Words {
+  if (wasm.checkSeed(0, tag(seed), num(seed)) !== 0) fail([seed]);
+  const len = text(String(seed));
+  Words.save();
+  wasm.streamSeed(len);
+  return new Words(undefined);
+}
+
+/**
+ * `createRandom(seed).int(min, max)` for bounds known to be valid (the chart's id), without
+ * a `SeededRandom` (so the chart does not ship the `Random` helpers). @internal
+ */
+export function seededInt(seed: Seed, min: number, max: number): number {
+  return wasm.intBetween(min, max, seedWords(seed).next());
 }
 
 /**
@@ -206,11 +272,7 @@ export function isSeeded(x: unknown): x is SeededRandom & { [STREAM](): void } {
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {
-  if (wasm.checkSeed(0, tag(seed), num(seed)) !== 0) fail([seed]);
-  const len = text(String(seed));
-  Seeded.save();
-  wasm.streamSeed(len);
-  return new Seeded(seed, undefined);
+  return new Seeded(seed, seedWords(seed));
 }
 
 /**
@@ -261,7 +323,7 @@ function readState(value: unknown, schema: boolean): [problems: [Error, (string 
 export function restoreRandom(state: RandomState): SeededRandom {
   const [problems, s] = readState(state, false);
   if (problems[0]) throw problems[0][0];
-  return new Seeded(s.seed, Uint32Array.from(s.words));
+  return new Seeded(s.seed, new Words(Uint32Array.from(s.words)));
 }
 
 /** One problem `RANDOM_STATE_SCHEMA` reports: its message and where it is (`["words", 3]`). */
@@ -316,17 +378,34 @@ export const RANDOM_STATE_SCHEMA: RandomStateSchema = {
   },
 };
 
+/** Draws in `[0, 1)` from `crypto.getRandomValues`, 64 words fetched at a time (never `Math.random`). */
+function systemDraws(): () => number {
+  const buf = new Uint32Array(64);
+  let at = 64;
+  return () => {
+    if (at === buf.length) {
+      globalThis.crypto.getRandomValues(buf);
+      at = 0;
+    }
+    return (buf[at++] as number) / TWO_TO_32;
+  };
+}
+
 class System extends RandomBase {
-  #buf = new Uint32Array(64);
-  #at = 64;
+  readonly #next = systemDraws();
 
   next(): number {
-    if (this.#at === this.#buf.length) {
-      globalThis.crypto.getRandomValues(this.#buf);
-      this.#at = 0;
-    }
-    return (this.#buf[this.#at++] as number) / TWO_TO_32;
+    return this.#next();
   }
+}
+
+/**
+ * The source of a policy given no `random`: the draws of `systemRandom()`, of which a
+ * policy only calls `next()` (so an entry point without `systemRandom` does not ship the
+ * `Random` helpers). @internal
+ */
+export function systemSource(): { next(): number } {
+  return { next: systemDraws() };
 }
 
 /**

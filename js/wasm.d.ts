@@ -1,5 +1,7 @@
-// Types of the runtime-specific loader (`./wasm.js`): every loader initialises
-// the wasm-bindgen glue synchronously and re-exports it. Its exports take and
-// return numbers only; `initSync`, called again, returns the instance's exports
-// without compiling anything (js/abi.ts reads `memory` through it).
-export * from "./backoff_wasm.js";
+// Types of the runtime-specific loader (`./wasm.js`, js/loaders/): every loader
+// instantiates the wasm synchronously through wasm-bindgen's glue and exports the
+// instance's exports, which take and return numbers only (js/abi.ts calls them).
+import type { InitOutput } from "./backoff_wasm.js";
+
+/** The instance's exports. */
+export declare const wasmExports: InitOutput;

@@ -24,16 +24,16 @@ export const TREES = ["esm", "cjs", "workerd"];
 export const TARBALL_BUDGET_BYTES = 120 * 1000;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
- * bytes. Issue 18's goals are 12 KB for one entry point and 16 KB for the whole index:
- * entry points within the goal have it as their budget; where the package does not reach
- * it yet the budget is what it reaches today plus about 3 % (bench/README.md, "Size",
- * has the numbers), so growth fails `npm test`.
+ * bytes. Issue 18's goals are 12 KB for one entry point and 16 KB for the whole index;
+ * each budget is what the entry point reaches today plus about 3 % (bench/README.md,
+ * "Size", has the numbers; the index keeps its earlier, lower budget), so growth fails
+ * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 25_000, "./sigil": 13_300, "./backoff": 14_600, "./random": 13_100, "./duration": 12_000,
-  "./policy": 14_600, "./chart": 17_100, "./retry": 21_000,
+  ".": 25_000, "./sigil": 12_600, "./backoff": 13_500, "./random": 12_600, "./duration": 11_500,
+  "./policy": 13_500, "./chart": 16_200, "./retry": 20_200,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 15_800,
+  "./queues": 14_800,
 };
 /** Budget of an entry point that has no line above (a new one), gzip bytes. */
 export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;

@@ -4,12 +4,13 @@
 // `__backoffWasmText`, which returns them as a string of one character per byte;
 // a function declaration is hoisted, so it is callable here although it comes
 // last in the file (after all the mapped code, so the source map stays exact).
-import { initSync } from "./backoff_wasm.js";
+import { finalize, imports } from "./backoff_wasm.js";
 
 // eslint-disable-next-line no-undef
 const text = __backoffWasmText();
 const bytes = new Uint8Array(text.length);
 for (let i = 0; i < bytes.length; i++) bytes[i] = text.charCodeAt(i);
-initSync({ module: new WebAssembly.Module(bytes) });
+const wasmModule = new WebAssembly.Module(bytes);
 
-export * from "./backoff_wasm.js";
+/** The instance's exports (wasm-bindgen's glue records the instance and runs its start). */
+export const wasmExports = finalize(new WebAssembly.Instance(wasmModule, imports()), wasmModule);

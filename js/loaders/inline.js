@@ -4,11 +4,12 @@
 // path, asset URL, bundler plugin or top-level await is needed, so the package
 // also works when an application bundles it (esbuild, Rollup, webpack, Vite; for
 // Node as well as for browsers).
-import { initSync } from "./backoff_wasm.js";
+import { finalize, imports } from "./backoff_wasm.js";
 import { wasmText } from "./wasm-inline.js";
 
 const bytes = new Uint8Array(wasmText.length);
 for (let i = 0; i < bytes.length; i++) bytes[i] = wasmText.charCodeAt(i);
-initSync({ module: new WebAssembly.Module(bytes) });
+const wasmModule = new WebAssembly.Module(bytes);
 
-export * from "./backoff_wasm.js";
+/** The instance's exports (wasm-bindgen's glue records the instance and runs its start). */
+export const wasmExports = finalize(new WebAssembly.Instance(wasmModule, imports()), wasmModule);

@@ -2,9 +2,9 @@
 //! validated once into a compiled policy ([`rec`]), then ONE export per delay
 //! ([`delay`]) and per band ([`bounds`]) that run `core::policy::Policy`.
 //!
-//! Where the compiled policy lives: in the JS object, as numbers (a
-//! `Float64Array` record, not wasm memory: nothing to free, nothing to leak,
-//! no `FinalizationRegistry`). Before a call the wrapper copies the record
+//! Where the compiled policy lives: in the JS object, as a record of numbers
+//! (a plain array, not wasm memory: nothing to free, nothing to leak, no
+//! `FinalizationRegistry`). Before a call the wrapper copies the record
 //! into the one policy register ([`register`]) unless it is already there
 //! (js/abi.ts, `load`); the record is what `compile*` wrote there.
 
