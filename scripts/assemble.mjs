@@ -93,40 +93,60 @@ function staged(name, loader) {
 }
 
 /**
- * The wasm bytes as the text of a JS string literal, one character per byte: each
- * byte XOR a key below 0x80, the result below 0x80 as itself (only `"`, `\\`, LF and
- * CR escaped), the rest (~10 %) as `\\xNN`, so the file is pure ASCII and reads the
- * same under any charset a page or server declares. Every wasm module starts with
- * the byte 0 (`\\0asm`), so the text's first character is the key, and the loaders
- * (js/loaders/inline.js, cjs.js) decode with `charCodeAt(i) ^ charCodeAt(0)`.
- * Each byte keeps one fixed spelling, so gzip still finds the wasm's repeats.
+ * The wasm bytes as the text of a JS string literal, one or two characters per byte,
+ * pure ASCII (it reads the same under any charset a page or server declares): each
+ * byte XOR a key below 0x80; a result below 0x80 as itself, one at or above 0x80 as
+ * a prefix character followed by its low 7 bits, and the prefix's own value as the
+ * one character at or above 0x80 (`\\xNN`; the prefix is picked among the rarest).
+ * The text's first character is the prefix; the second is the key (every wasm module
+ * starts with the byte 0, `\\0asm`). Only `"`, `\\`, LF and CR are escaped. The
+ * loaders (js/loaders/inline.js, cjs.js) decode it. Each byte keeps one fixed
+ * spelling, so gzip still finds the wasm's repeats.
  *
- * The key: an application bundle carries esbuild's reprint of this literal (a template
- * literal in which `\\0`, `` \\` `` and 0x7F, the wasm's `i32`, take 2–4 characters),
- * gzipped together with the package's JS, so the build writes the text with every key
- * into `dir`/wasm-inline.js, bundles `dir`/index.js as an application would (esbuild,
- * browser, minified: `npm run size`'s app bundle of the index) and keeps the key whose
- * bundle gzips smallest. Measured on the 17 072 B wasm, app bundles (gzip) with the
- * bytes as themselves (key 0) → with the key picked (68): index 24 459 → 24 327,
- * `/sigil` 12 798 → 12 513, `/duration` 11 228 → 10 908; the key that is best for
- * the index was best for every entry point tried. Picking by the gzip of the literal's
- * reprint alone chose 49 (index 24 418). Base64: `/duration` 13 481 on the 17 506 B
- * wasm; a frequency-sorted permutation (frequent bytes one character, a 256-entry
- * table to decode) 54 B less than the best key before its table.
+ * The key and prefix: an application bundle carries esbuild's reprint of this literal
+ * (a template literal in which `\\0`, `` \\` `` and 0x7F, the wasm's `i32`, take 2–4
+ * characters), gzipped together with the package's JS, so the build ranks every key
+ * with its two rarest prefixes by the gzip of the literal's reprint, writes the best
+ * 16 into `dir`/wasm-inline.js, bundles `dir`/index.js as an application would
+ * (esbuild, browser, minified: `npm run size`'s app bundle of the index) and keeps the
+ * pair whose bundle gzips smallest.
+ *
+ * Measured on the 17 095 B wasm (2026-12-01, gzip of the literal's reprint): the
+ * wasm file 8 728; bytes at or above 0x80 as `\\xNN` (the spelling before, best key)
+ * 9 117; prefix + low 7 bits 8 821 (−296; −0.3 KB in every app bundle); prefix + low
+ * 7 bits XOR the key 8 900. Before: bytes as themselves (key 0) → with a key picked,
+ * index app bundle 24 459 → 24 327; base64 `/duration` 13 481 on the 17 506 B wasm; a
+ * frequency-sorted permutation (frequent bytes one character, a 256-entry table to
+ * decode) 54 B less than the best key before its table.
  */
 function wasmLiteral(bytes, dir) {
-  const spell = (key) => {
-    const escapes = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
-    let text = "";
+  const escapes = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
+  const one = (c) => escapes[c] ?? (c < 0x80 ? String.fromCharCode(c) : `\\x${c.toString(16)}`);
+  const spell = (key, prefix) => {
+    const p = one(prefix);
+    let text = p;
     for (const byte of bytes) {
       const b = byte ^ key;
-      text += escapes[b] ?? (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16)}`);
+      text += b >= 0x80 ? p + one(b & 0x7f) : one(b === prefix ? b | 0x80 : b);
     }
     return text;
   };
-  let best;
+  const count = new Array(256).fill(0);
+  for (const byte of bytes) count[byte]++;
+  const reprint = (text) => buildSync({
+    stdin: { contents: `export const w = "${text}";` }, minify: true, write: false, format: "esm", logLevel: "silent",
+  }).outputFiles[0].contents;
+  const ranked = [];
   for (let key = 0; key < 0x80; key++) {
-    const text = spell(key);
+    const rare = [...Array(0x80).keys()].sort((a, b) => count[a ^ key] - count[b ^ key] || a - b).slice(0, 2);
+    for (const prefix of rare) {
+      const text = spell(key, prefix);
+      ranked.push({ text, literal: gzipSync(reprint(text), { level: 9 }).length });
+    }
+  }
+  ranked.sort((a, b) => a.literal - b.literal);
+  let best;
+  for (const { text } of ranked.slice(0, 16)) {
     writeFileSync(join(dir, "wasm-inline.js"), `export const wasmText = "${text}";\n`, "utf8");
     const app = buildSync({
       stdin: { contents: `export * from ${JSON.stringify(join(dir, "index.js"))};`, resolveDir: dir },

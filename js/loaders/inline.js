@@ -1,17 +1,24 @@
 // ESM everywhere but Cloudflare Workers (Node and Bun `import`, browsers, bundlers,
-// Deno): the wasm bytes are inlined in ./wasm-inline.js (a string of one character
-// per byte, U+0000–U+00FF, written as ASCII; each byte XOR a key, which is the first
-// character since a wasm module starts with the byte 0: scripts/assemble.mjs,
-// `wasmLiteral`) and compiled synchronously. No file
+// Deno): the wasm bytes are inlined in ./wasm-inline.js (an ASCII string: its first
+// character is a prefix, the rest the bytes XOR a key, each below 0x80 as itself and
+// each at or above as the prefix and its low 7 bits; the prefix's own value is the
+// character prefix + 0x80; the key is the second character, since a wasm module
+// starts with the byte 0: scripts/assemble.mjs, `wasmLiteral`) and compiled synchronously. No file
 // path, asset URL, bundler plugin or top-level await is needed, so the package
 // also works when an application bundles it (esbuild, Rollup, webpack, Vite; for
 // Node as well as for browsers).
 import { finalize, imports } from "./backoff_wasm.js";
 import { wasmText } from "./wasm-inline.js";
 
+const prefix = wasmText.charCodeAt(0);
+const key = wasmText.charCodeAt(1) & 0x7f;
 const bytes = new Uint8Array(wasmText.length);
-for (let i = 0; i < bytes.length; i++) bytes[i] = wasmText.charCodeAt(i) ^ wasmText.charCodeAt(0);
-const wasmModule = new WebAssembly.Module(bytes);
+let n = 0;
+for (let i = 1; i < wasmText.length; i++) {
+  const c = wasmText.charCodeAt(i);
+  bytes[n++] = (c === prefix ? wasmText.charCodeAt(++i) | 0x80 : c & 0x7f) ^ key;
+}
+const wasmModule = new WebAssembly.Module(bytes.subarray(0, n));
 
 /** The instance's exports (wasm-bindgen's glue records the instance and runs its start). */
 export const wasmExports = finalize(new WebAssembly.Instance(wasmModule, imports()), wasmModule);
