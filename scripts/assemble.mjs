@@ -60,36 +60,65 @@ const readLeb = (buf, at) => {
 };
 
 /**
- * The wasm with one- or two-letter names for the exported functions the wrappers call
- * (`compileCurve` → `a`, …, in export order), and the map from each name to its short
- * one; `memory` and wasm-bindgen's `__*` exports keep theirs (its glue looks them up).
- * Every application bundle carries the export names twice, in the wasm and in the
- * wrappers' calls (`wasm.compileCurve(…)`, rewritten by `shortCalls`): 455 B of names
- * in the 17 095 B wasm (16 842 B after). Measured (npm run size, app bundles, gzip):
- * `/backoff` 12 540 → 12 344, `/sigil` 11 516 → 11 338, the index 23 863 → 23 647.
- * wasm-bindgen's own tests (tests/wasm_*.rs) run the module with its names.
+ * The wasm with short names for what crosses to JavaScript, and the map from each
+ * exported name to its short one. Exports: every function and the table get one or
+ * two letters (`compileCurve` → `a`, …, in export order; `memory` keeps its name);
+ * wasm-bindgen's globals that its glue never reads (`__abort_handler`,
+ * `__instance_terminated`) are no longer exported. Imports: the module
+ * `./backoff_wasm_bg.js` becomes `w`, js/draw.ts's draw `draw` and the externref
+ * table set-up `table` (`shortGlue` renames them in the glue's import object).
+ * Every application bundle carries these names twice, in the wasm and in the JS that
+ * calls it (`wasm.compileCurve(…)`, rewritten by `shortCalls`): 455 B of export
+ * names in the 17 095 B wasm (16 842 B after the functions were renamed). Measured
+ * (npm run size, app bundles, gzip): renaming the functions, `/backoff` 12 540 →
+ * 12 344, `/sigil` 11 516 → 11 338, the index 23 863 → 23 647; the rest (imports,
+ * table, start, globals) see bench/README.md "Size". wasm-bindgen's own tests
+ * (tests/wasm_*.rs) run the module with its names.
  */
-function shortExports(bytes) {
+function shortWasm(bytes, glueCode) {
   const names = new Map();
   const short = (i) => (i < 26 ? "" : String.fromCharCode(97 + Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
+  const str = (at) => {
+    const [len, s] = readLeb(bytes, at);
+    return [Buffer.from(bytes.subarray(s, s + len)).toString("utf8"), s + len];
+  };
+  const name = (text) => [...leb(Buffer.byteLength(text)), ...Buffer.from(text)];
+  const limits = (at) => {
+    const flags = bytes[at];
+    let [, p] = readLeb(bytes, at + 1);
+    if (flags & 1) [, p] = readLeb(bytes, p);
+    return p;
+  };
   const out = [...bytes.subarray(0, 8)];
   for (let at = 8; at < bytes.length;) {
     const id = bytes[at];
     const [size, body] = readLeb(bytes, at + 1);
     let content = [...bytes.subarray(body, body + size)];
-    if (id === 7) {
+    if (id === 2 || id === 7) {
       let [count, p] = readLeb(bytes, body);
-      content = leb(count);
+      const entries = [];
       for (let i = 0; i < count; i++) {
-        const [len, s] = readLeb(bytes, p);
-        const name = Buffer.from(bytes.subarray(s, s + len)).toString("utf8");
-        const kind = bytes[s + len];
-        const [, end] = readLeb(bytes, s + len + 1);
-        let to = name;
-        if (kind === 0 && !name.startsWith("__")) names.set(name, (to = short(names.size)));
-        content.push(...leb(Buffer.byteLength(to)), ...Buffer.from(to), ...bytes.subarray(s + len, end));
-        p = end;
+        if (id === 2) {
+          const [module, a] = str(p);
+          const [field, b] = str(a);
+          const kind = bytes[b];
+          const end = kind === 0 ? readLeb(bytes, b + 1)[1] : kind === 1 ? limits(b + 2) : kind === 2 ? limits(b + 1) : b + 3;
+          const to = IMPORT_NAMES.find(([re]) => re.test(field));
+          if (module !== "./backoff_wasm_bg.js" || !to) throw new Error(`assemble: unexpected wasm import ${module} ${field}`);
+          entries.push([...name("w"), ...name(to[1]), ...bytes.subarray(b, end)]);
+          p = end;
+        } else {
+          const [field, b] = str(p);
+          const kind = bytes[b];
+          const [, end] = readLeb(bytes, b + 1);
+          p = end;
+          if (kind === 3 && !glueCode.includes(field)) continue;
+          let to = field;
+          if (field !== "memory") names.set(field, (to = short(names.size)));
+          entries.push([...name(to), ...bytes.subarray(b, end)]);
+        }
       }
+      content = [...leb(entries.length), ...entries.flat()];
     }
     out.push(id, ...leb(content.length), ...content);
     at = body + size;
@@ -97,12 +126,31 @@ function shortExports(bytes) {
   return { bytes: Buffer.from(out), names };
 }
 
-const { bytes: wasmBytes, names: exportNames } = shortExports(readFileSync(join(bindgen, "backoff_wasm_bg.wasm")));
+/** The wasm's imports as `shortWasm` names them: [pattern of wasm-bindgen's name, short name]. */
+const IMPORT_NAMES = [[/^__wbg_draw_[0-9a-f]+$/, "draw"], [/^__wbindgen_init_externref_table$/, "table"]];
+
+/** wasm-bindgen's glue with the import object's keys of `shortWasm` (each must be found once). */
+function shortGlue(code) {
+  const keys = [...code.matchAll(/^ {8}([\w$]+): function\(/gm)].map((m) => m[1]);
+  let out = code;
+  for (const [re, to] of IMPORT_NAMES) {
+    const found = keys.filter((k) => re.test(k));
+    if (found.length !== 1) throw new Error(`assemble: the glue's import object has ${found.length} keys like ${re}`);
+    out = out.replace(`${found[0]}: function(`, `${to}: function(`);
+  }
+  if (keys.length !== IMPORT_NAMES.length || !out.includes(`"./backoff_wasm_bg.js": import0`)) {
+    throw new Error(`assemble: the glue's imports are not the ones shortWasm renames: ${keys}`);
+  }
+  return out.replace(`"./backoff_wasm_bg.js": import0`, `w: import0`);
+}
+
+const { bytes: wasmBytes, names: exportNames } = shortWasm(
+  readFileSync(join(bindgen, "backoff_wasm_bg.wasm")), readFileSync(join(bindgen, "backoff_wasm.js"), "utf8"));
 if (exportNames.size === 0) throw new Error("assemble: the wasm exports no function to rename");
 
 /**
  * The calls of `code` into the wasm's exports (`wasm.compileCurve(…)` in the wrappers and
- * in wasm-bindgen's glue) with the short names of `shortExports`.
+ * in wasm-bindgen's glue) with the short names of `shortWasm`.
  */
 function shortCalls(code) {
   return code.replace(/\bwasm\.([A-Za-z_$][\w$]*)\b/g, (all, name) => (exportNames.has(name) ? `wasm.${exportNames.get(name)}` : all));
@@ -144,7 +192,7 @@ const banner = `/* backoff-wasm ${manifest.version}, MIT */`;
  * wrappers reach an application bundle (~0.9 KB minified per entry point, `npm run size`).
  */
 function glue() {
-  const code = readFileSync(join(bindgen, "backoff_wasm.js"), "utf8");
+  const code = shortGlue(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8"));
   for (const f of ["__wbg_get_imports", "__wbg_finalize_init"]) {
     if (!code.includes(`function ${f}(`)) throw new Error(`assemble: wasm-bindgen's glue has no ${f} (js/loaders/ need it)`);
   }
