@@ -369,8 +369,9 @@ export class Backoff implements Iterable<number> {
    * @throws TypeError when `now` is not a number; RangeError when it is not finite.
    */
   at(attempt: number, now: number = Date.now()): number {
-    if (typeof now !== "number") throw invalid(TYPE, "now", "a finite number of ms since the epoch", now);
-    if (!Number.isFinite(now)) throw invalid(RANGE, "now", "a finite number of ms since the epoch", now);
+    if (!Number.isFinite(now)) {
+      throw invalid(typeof now === "number" ? RANGE : TYPE, "now", "a finite number of ms since the epoch", now);
+    }
     return now + this.delay(attempt);
   }
 

@@ -66,7 +66,7 @@ const readLeb = (buf, at) => {
  * wasm-bindgen's globals that its glue never reads (`__abort_handler`,
  * `__instance_terminated`) are no longer exported. Imports: the module
  * `./backoff_wasm_bg.js` becomes `w`, js/draw.ts's draw `draw` and the externref
- * table set-up `table` (`shortGlue` renames them in the glue's import object).
+ * table set-up `table` (js/loaders/instantiate.js provides them by these names).
  * Every application bundle carries these names twice, in the wasm and in the JS that
  * calls it (`wasm.compileCurve(…)`, rewritten by `shortCalls`): 455 B of export
  * names in the 17 095 B wasm (16 842 B after the functions were renamed). Measured
@@ -126,10 +126,25 @@ function shortWasm(bytes, glueCode) {
   return { bytes: Buffer.from(out), names };
 }
 
+/**
+ * The loaders instantiate the wasm with js/loaders/instantiate.js instead of the glue's
+ * `__wbg_get_imports`/`__wbg_finalize_init`: fails when the glue's externref-table set-up
+ * (the `table` import) or its start call is not the one instantiate.js repeats.
+ */
+function checkGlue(code) {
+  const squash = (t) => t.replace(/\s+/g, "");
+  const table = /table: function\(\) \{([^}]*)\}/.exec(code)?.[1];
+  const ours = /function table\(\) \{([^}]*)\}/.exec(readFileSync(at("js", "loaders", "instantiate.js"), "utf8"))?.[1];
+  const want = squash(ours ?? "x").replace("constt=", "consttable=").replaceAll("t.set(", "table.set(");
+  if (!table || squash(table) !== want || !code.includes("wasm.__wbindgen_start();")) {
+    throw new Error("assemble: wasm-bindgen's glue sets up its externref table or starts differently from js/loaders/instantiate.js");
+  }
+}
+
 /** The wasm's imports as `shortWasm` names them: [pattern of wasm-bindgen's name, short name]. */
 const IMPORT_NAMES = [[/^__wbg_draw_[0-9a-f]+$/, "draw"], [/^__wbindgen_init_externref_table$/, "table"]];
 
-/** wasm-bindgen's glue with the import object's keys of `shortWasm` (each must be found once). */
+/** wasm-bindgen's glue with the import object's keys of `shortWasm` (each must be found once; for `checkGlue`). */
 function shortGlue(code) {
   const keys = [...code.matchAll(/^ {8}([\w$]+): function\(/gm)].map((m) => m[1]);
   let out = code;
@@ -185,29 +200,27 @@ const minified = {
 const banner = `/* backoff-wasm ${manifest.version}, MIT */`;
 
 /**
- * wasm-bindgen's glue with its two instantiation steps also exported, as `imports` (the
- * import object) and `finalize` (records the instance, runs its start function, returns its
- * exports): the loaders instantiate with them, and the wrappers call the exports directly
- * (js/abi.ts), so neither `initSync` (with its argument checks and warnings) nor the export
- * wrappers reach an application bundle (~0.9 KB minified per entry point, `npm run size`).
+ * Checks wasm-bindgen's glue against what the package uses instead of it. The wrappers call
+ * the wasm's exports directly (js/abi.ts) and the loaders instantiate with
+ * js/loaders/instantiate.js, so no part of the glue (`initSync` with its argument checks
+ * and warnings, a wrapper per export, its import object) reaches a runtime tree or an
+ * application bundle: ~0.9 KB minified per entry point for the wrappers and `initSync`,
+ * ~0.1 KB gzip for the instantiation (`npm run size`). The glue must import exactly what
+ * `shortWasm` renames and set up its externref table as instantiate.js does.
  */
 function glue() {
-  const code = shortGlue(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8"));
-  for (const f of ["__wbg_get_imports", "__wbg_finalize_init"]) {
-    if (!code.includes(`function ${f}(`)) throw new Error(`assemble: wasm-bindgen's glue has no ${f} (js/loaders/ need it)`);
-  }
-  return `${code}\nexport { __wbg_get_imports as imports, __wbg_finalize_init as finalize };\n`;
+  checkGlue(shortGlue(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8")));
 }
 
 /** A staging copy of the wrappers with `loader` as ./wasm.js. */
 function staged(name, loader) {
   const dir = join(stage, name);
   cpSync(compiled, dir, { recursive: true });
-  writeFileSync(join(dir, "backoff_wasm.js"), glue());
+  cpSync(at("js", "loaders", loader), join(dir, "wasm.js"));
+  cpSync(at("js", "loaders", "instantiate.js"), join(dir, "instantiate.js"));
   for (const f of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
     writeFileSync(join(dir, f), shortCalls(readFileSync(join(dir, f), "utf8")));
   }
-  cpSync(at("js", "loaders", loader), join(dir, "wasm.js"));
   return dir;
 }
 
@@ -388,6 +401,7 @@ function cjsTree(names) {
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 }
 
+glue();
 const esm = esmTree("esm", "inline.js", { external: ["./wasm-inline.js"], extra: ["cli"] });
 const wasmText = wasmLiteral(wasmBytes, esm);
 writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmText}";\n`, "utf8");

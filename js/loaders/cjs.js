@@ -5,7 +5,7 @@
 // (a prefix character, then the bytes XOR a key: scripts/assemble.mjs, `wasmLiteral`);
 // a function declaration is hoisted, so it is callable here although it comes
 // last in the file (after all the mapped code, so the source map stays exact).
-import { finalize, imports } from "./backoff_wasm.js";
+import { instantiate } from "./instantiate.js";
 
 // eslint-disable-next-line no-undef
 const text = __backoffWasmText();
@@ -19,5 +19,5 @@ for (let i = 1; i < text.length; i++) {
 }
 const wasmModule = new WebAssembly.Module(bytes.subarray(0, n));
 
-/** The instance's exports (wasm-bindgen's glue records the instance and runs its start). */
-export const wasmExports = finalize(new WebAssembly.Instance(wasmModule, imports()), wasmModule);
+/** The instance's exports (its start function has run). */
+export const wasmExports = instantiate(wasmModule);

@@ -7,7 +7,7 @@
 // path, asset URL, bundler plugin or top-level await is needed, so the package
 // also works when an application bundles it (esbuild, Rollup, webpack, Vite; for
 // Node as well as for browsers).
-import { finalize, imports } from "./backoff_wasm.js";
+import { instantiate } from "./instantiate.js";
 import { wasmText } from "./wasm-inline.js";
 
 const prefix = wasmText.charCodeAt(0);
@@ -20,5 +20,5 @@ for (let i = 1; i < wasmText.length; i++) {
 }
 const wasmModule = new WebAssembly.Module(bytes.subarray(0, n));
 
-/** The instance's exports (wasm-bindgen's glue records the instance and runs its start). */
-export const wasmExports = finalize(new WebAssembly.Instance(wasmModule, imports()), wasmModule);
+/** The instance's exports (its start function has run). */
+export const wasmExports = instantiate(wasmModule);

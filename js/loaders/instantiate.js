@@ -1,0 +1,24 @@
+// The wasm instance with its two imports, shared by the loaders (./wasm.js). The module
+// imports exactly these (scripts/assemble.mjs, `shortWasm`, fails the build otherwise):
+// js/draw.ts's `draw` (a JavaScript random source's draw), and wasm-bindgen's set-up of
+// its externref table (the slots it reserves for undefined, null, true and false), which
+// the module's start function calls. wasm-bindgen's glue (build/bindgen/backoff_wasm.js)
+// does the same with more code (~0.1 KB more per application bundle: wrapper functions,
+// `__proto__: null` import objects, variables nothing reads); `checkGlue` in
+// scripts/assemble.mjs fails the build when its table set-up is no longer this one.
+import { draw } from "./draw.js";
+
+/** Instantiates the wasm `module`, runs its start function and returns its exports. */
+export function instantiate(module) {
+  const wasm = new WebAssembly.Instance(module, { w: { draw, table } }).exports;
+  function table() {
+    const t = wasm.__wbindgen_externrefs;
+    t.set(0, undefined);
+    t.set(1024, undefined);
+    t.set(1025, null);
+    t.set(1026, true);
+    t.set(1027, false);
+  }
+  wasm.__wbindgen_start();
+  return wasm;
+}
