@@ -128,7 +128,10 @@ export function reg(): Float64Array {
   return register;
 }
 
-/** Puts a compiled policy `rec` into the register unless it is already there (no wasm call; an element loop: `set` from an array is a builtin call, slower for a header of 16). */
+/**
+ * Puts a compiled policy `rec` into the register unless it is already there (no wasm call).
+ * An element loop: `Float64Array#set` from an array is a builtin call, slower for a header of 16.
+ */
 export function load(rec: readonly number[]): void {
   if (loaded !== rec) {
     const r = reg();
