@@ -42,7 +42,7 @@ use super::duration::integer_to_f64;
 /// Milliseconds in one day.
 const DAY_MS: f64 = 86_400_000.0;
 /// Days in 400 Gregorian years: the calendar, weekdays included, repeats after them.
-const CYCLE_DAYS: i64 = 146_097;
+const CYCLE_DAYS: i32 = 146_097;
 /// The largest |ms since the epoch| a JavaScript `Date` holds (ECMA-262 §21.4.1.1).
 const MAX_TIME_MS: f64 = 8.64e15;
 /// Day names of IMF-fixdate and asctime dates (RFC 9110 §5.6.7 `day-name`), Monday first.
@@ -91,11 +91,13 @@ fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
 
 /// The proleptic Gregorian year of a time in ms since the epoch
 /// (H. Hinnant's `civil_from_days`), or `None` outside JavaScript's `Date` range.
-pub fn year_of(ms: f64) -> Option<i64> {
+pub fn year_of(ms: f64) -> Option<i32> {
     if !ms.is_finite() || ms.abs() > MAX_TIME_MS {
         return None;
     }
-    let days = (ms / DAY_MS).floor() as i64;
+    // |days| <= 10^8: i32 (all of this module's calendar arithmetic is i32, which
+    // is smaller wasm than i64; ms are only formed in f64, where they are exact).
+    let days = (ms / DAY_MS).floor() as i32;
     let z = days + 719_468;
     let era = z.div_euclid(CYCLE_DAYS);
     let doe = z - era * CYCLE_DAYS;
@@ -103,12 +105,12 @@ pub fn year_of(ms: f64) -> Option<i64> {
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
     let month_jan_feb = mp >= 10;
-    Some(yoe + era * 400 + i64::from(month_jan_feb))
+    Some(yoe + era * 400 + i32::from(month_jan_feb))
 }
 
 /// The full year of an RFC 850 two-digit year `yy` seen in year `now_year`:
 /// the year ending in `yy` within `[now_year - 49, now_year + 50]` (RFC 9110 §5.6.7).
-pub fn rfc850_year(yy: i64, now_year: i64) -> i64 {
+pub fn rfc850_year(yy: i32, now_year: i32) -> i32 {
     let y = now_year - now_year.rem_euclid(100) + yy;
     if y > now_year + 50 {
         y - 100
@@ -120,10 +122,10 @@ pub fn rfc850_year(yy: i64, now_year: i64) -> i64 {
 }
 
 /// Days in `month` (1–12) of proleptic Gregorian `year`.
-fn month_days(year: i64, month: i64) -> i64 {
+fn month_days(year: i32, month: i32) -> i32 {
     if month == 2 {
         // Leap years: multiples of 4, except centuries that are not multiples of 400.
-        28 + i64::from(year % if year % 100 == 0 { 400 } else { 4 } == 0)
+        28 + i32::from(year % if year % 100 == 0 { 400 } else { 4 } == 0)
     } else {
         // 31 for January, March, May, July, August, October, December: odd months
         // up to July, even ones from August.
@@ -135,7 +137,7 @@ fn month_days(year: i64, month: i64) -> i64 {
 /// (negative before), with years counted from March so the leap day ends a year:
 /// the `days_from_civil` algorithm of Howard Hinnant, "chrono-Compatible
 /// Low-Level Date Algorithms" (2013).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+fn days_from_civil(year: i32, month: i32, day: i32) -> i32 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -146,11 +148,14 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 /// Ms since the epoch of a date and a time of day, or `None` when the day does
 /// not exist in that month or the time is not one (second 60 is refused, as
 /// httpdate does).
-fn civil_ms(year: i64, month: i64, day: i64, hour: i64, minute: i64, second: i64) -> Option<f64> {
+fn civil_ms(year: i32, month: i32, day: i32, hour: i32, minute: i32, second: i32) -> Option<f64> {
     if !(1..=month_days(year, month)).contains(&day) || hour > 23 || minute > 59 || second > 59 {
         return None;
     }
-    Some((days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second) as f64 * 1_000.0)
+    // Integers below 2^53 throughout: exact in f64.
+    let seconds =
+        f64::from(days_from_civil(year, month, day)) * 86_400.0 + f64::from(hour * 3_600 + minute * 60 + second);
+    Some(seconds * 1_000.0)
 }
 
 /// The three layouts of an HTTP-date (RFC 9110 §5.6.7), byte for byte as
@@ -179,7 +184,7 @@ fn has<T: Copy + Into<u32>>(s: &[T], at: usize, word: &[u8]) -> bool {
 /// century of an RFC 850 year.
 fn layout_ms<T: Copy + Into<u32>>(s: &[T], layout: &[u8], now_ms: f64) -> Option<f64> {
     // Day, month, year, hour, minute, second.
-    let mut field = [0i64; 6];
+    let mut field = [0i32; 6];
     let mut at = 0;
     for &c in layout {
         let u = s.get(at).copied()?.into();
@@ -187,7 +192,7 @@ fn layout_ms<T: Copy + Into<u32>>(s: &[T], layout: &[u8], now_ms: f64) -> Option
             b'w' => SHORT_DAYS.iter().find(|d| has(s, at, &d[..]))?.len(),
             b'l' => LONG_DAYS.iter().find(|d| has(s, at, d.as_bytes()))?.len(),
             b'm' => {
-                field[1] = MONTHS.chunks(3).position(|m| has(s, at, m))? as i64 + 1;
+                field[1] = MONTHS.chunks(3).position(|m| has(s, at, m))? as i32 + 1;
                 3
             }
             b'0'..=b'5' | b'_' => {
@@ -197,7 +202,7 @@ fn layout_ms<T: Copy + Into<u32>>(s: &[T], layout: &[u8], now_ms: f64) -> Option
                     (usize::from(c - b'0'), digit(u))
                 };
                 let f = field.get_mut(i)?;
-                *f = *f * 10 + i64::from(d?);
+                *f = *f * 10 + d? as i32;
                 1
             }
             _ if u == u32::from(c) => 1,
