@@ -128,10 +128,14 @@ export function reg(): Float64Array {
   return register;
 }
 
-/** Puts a compiled policy `rec` into the register unless it is already there (no wasm call). */
+/**
+ * Puts a compiled policy `rec` into the register unless it is already there (no wasm call).
+ * An element loop: `Float64Array#set` from an array is a builtin call, slower for a header of 16.
+ */
 export function load(rec: readonly number[]): void {
   if (loaded !== rec) {
-    reg().set(rec);
+    const r = reg();
+    for (let i = 0; i < rec.length; i++) r[i] = rec[i] as number;
     loaded = rec;
   }
 }
@@ -147,6 +151,17 @@ export function compiled(len: number): number[] {
   for (let i = 0; i < len; i++) rec[i] = r[i] as number;
   loaded = rec;
   return rec;
+}
+
+let stream: Uint32Array | undefined;
+
+/**
+ * The loaded seeded stream's four state words in wasm memory (`streamState`), read and
+ * written in place to save and load a stream (a view re-made if memory grew: see {@link slots}).
+ */
+export function streamWords(): Uint32Array {
+  if (stream === undefined || stream.length === 0) stream = new Uint32Array(memory.buffer, wasm.streamState() >>> 0, 4);
+  return stream;
 }
 
 /** Tells the register's tracking that a call (Sigil's) replaced its content. */
