@@ -17,7 +17,7 @@ use super::{
 use crate::core::{
     check,
     curve::{Curve, Growth, Jitter},
-    policy::{MAX_STEPS, Policy},
+    policy::{MAX_STEPS, Policy, high_draw},
     rng::{Draw, Keyed, SeedHash, Sfc32, scale},
 };
 
@@ -87,11 +87,22 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 
 /// `[nominal, min, max]` into slots 0..3 for `attempt` under the policy in the
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
+/// Runs the delay's own instance of the composition ([`compose_with`]) with the
+/// extreme draws, then `Policy::bounds_of`: one instance of the composition in the
+/// wasm instead of two (~0.9 KB).
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
-    let (nominal, lo, hi) = policy(regs()).bounds(attempt);
+    let low = compose_with(attempt, 0, LOW);
+    let high = compose_with(attempt, 0, HIGH);
+    let (nominal, lo, hi) = policy(regs()).bounds_of(attempt, low, high);
     put(&[nominal, lo, hi]);
 }
+
+/// The extreme draws of [`bounds`] as draw kinds of [`compose_with`] (no policy has
+/// them as its source): the low end of each range, and `policy::high_draw`.
+const LOW: u32 = source::KEYED + 1;
+const HIGH: u32 = source::KEYED + 2;
+const _: () = assert!(LOW > source::FUNCTION && LOW > source::FLOAT && LOW > source::NEXT && LOW > source::SEEDED);
 
 /// The policy register, read in place (no copy).
 #[inline(always)]
@@ -122,16 +133,26 @@ fn key_prefix(r: &[f64; REGISTER_LEN]) -> SeedHash {
     SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
-/// [`delay`]: the composition with the draw of the policy's source (one copy,
-/// shared with Sigil's `sigil`; the draw's `match` is inlined into it).
-#[inline(never)]
+/// [`delay`]: the composition with the draw of the policy's source (shared with
+/// Sigil's `sigil`).
+#[inline(always)]
 pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
+    compose_with(attempt, key_len, regs()[rec::SOURCE] as u32)
+}
+
+/// The composition of the policy in the register with draws of kind `src` (a
+/// `source` code, or [`LOW`]/[`HIGH`] for [`bounds`]): the one copy in the wasm,
+/// the draw's `match` inlined into it. NaN when it stops (a bad JavaScript draw, or
+/// the key text needed).
+#[inline(never)]
+fn compose_with(attempt: f64, key_len: u32, src: u32) -> f64 {
     let r = regs();
-    let src = r[rec::SOURCE] as u32;
     policy(r)
         .compose(attempt, |k, lo, hi| match src {
             source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
             source::KEYED => keyed(r, k, lo, hi, key_len),
+            LOW => Some(lo),
+            HIGH => Some(high_draw(lo, hi)),
             kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
         })
         .unwrap_or(f64::NAN)

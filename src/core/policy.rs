@@ -37,6 +37,13 @@ pub struct Policy<'a> {
     pub jitter: Jitter,
 }
 
+/// The high extreme draw in `[lo, hi]` for [`Policy::bounds`]: `hi`, or `scale(lo, hi, 1)`
+/// when that rounds one ulp above it.
+#[inline]
+pub fn high_draw(lo: f64, hi: f64) -> f64 {
+    hi.max(scale(lo, hi, 1.0))
+}
+
 impl Policy<'_> {
     /// The pre-jitter delay for `attempt`, or `None` for a free attempt (or
     /// `NaN`): it waits 0 and takes no draw. Bounded by the ceiling and the cap.
@@ -131,10 +138,19 @@ impl Policy<'_> {
     pub fn bounds(&self, attempt: f64) -> (f64, f64, f64) {
         // One draw for both ends (one instance of the composition): the low end, then the high one.
         let high = Cell::new(false);
-        let extreme = |_, lo, hi: f64| Some(if high.get() { hi.max(scale(lo, hi, 1.0)) } else { lo });
+        let extreme = |_, lo, hi: f64| Some(if high.get() { high_draw(lo, hi) } else { lo });
         let low = self.compose(attempt, &extreme).unwrap_or(0.0);
         high.set(true);
         let high = self.compose(attempt, &extreme).unwrap_or(0.0);
+        self.bounds_of(attempt, low, high)
+    }
+
+    /// [`Policy::bounds`] from the composition's results for `attempt` with the
+    /// extreme draws (`lo` for every range, then [`high_draw`]). With those draws the
+    /// composition always answers (a draw never fails), so a caller that runs it
+    /// another way (the wasm build runs it through the delay's own instance,
+    /// src/bindings/backoff.rs) gets the same numbers.
+    pub fn bounds_of(&self, attempt: f64, low: f64, high: f64) -> (f64, f64, f64) {
         let nominal = match self.nominal(attempt) {
             None => 0.0,
             Some(_) if self.jitter == Jitter::Decorrelated => f64::NAN,
