@@ -103,8 +103,9 @@ impl Policy<'_> {
 
     /// [`Policy::delay_with`] on a draw that answers `None` to stop. Inlined into
     /// its caller, so the policy's fields stay in locals and the draw is a direct
-    /// call: the wasm build has one instance for every delay (its draw picks the
-    /// policy's source, src/bindings/backoff.rs) and one for [`Policy::bounds`].
+    /// call: the wasm build has one instance, for every delay (its draw picks the
+    /// policy's source, src/bindings/backoff.rs) and for the bounds (extreme draws,
+    /// [`Policy::bounds_of`]).
     /// (An instance behind `&mut dyn FnMut`, with the policy in memory, took 11 of
     /// the 38 ns of a seeded-stream delay in V8.)
     #[inline]

@@ -220,8 +220,9 @@ test("control: without a CompiledWasm rule the pool sends the .wasm through Vite
   const run = vitest(dir, "vitest.norule.config.js", ["test/seeded.test.js"]);
   assert.notEqual(run.status, 0, run.output);
   // Vite 8 turns the .wasm import into Wasm ESM integration and looks for the
-  // module the wasm imports (wasm-bindgen's ./backoff_wasm_bg.js) beside it.
-  assert.match(run.output, /Cannot find module '\.\/backoff_wasm_bg\.js' imported from .*backoff_wasm_bg\.wasm/);
+  // module the wasm imports (wasm-bindgen's ./backoff_wasm_bg.js, named `w` in the
+  // shipped wasm by scripts/assemble.mjs, `shortWasm`: a bare specifier, so a package).
+  assert.match(run.output, /Cannot find package 'w' imported from .*backoff_wasm_bg\.wasm/);
 });
 
 test(`Vitest ${NEWER.vitest5.vitest} on Node 24, Node environment (no config): the same suite passes`, { skip: NO_NODE_24 }, () => {
