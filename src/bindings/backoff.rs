@@ -87,18 +87,24 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 
 /// `[nominal, min, max]` into slots 0..3 for `attempt` under the policy in the
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
-/// Runs the delay's own instance of the composition ([`compose_with`]) with the
+/// Runs the delay's own instance of the composition ([`delay_at`]) with the
 /// extreme draws, then `Policy::bounds_of`: one instance of the composition in the
 /// wasm instead of two (~0.9 KB).
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
-    let low = compose_with(attempt, 0, LOW);
-    let high = compose_with(attempt, 0, HIGH);
+    // The extreme draws as the register's source for two runs, then the policy's own
+    // source back (the register holds the same policy after the call).
+    let own = get(rec::SOURCE);
+    set(rec::SOURCE, &[f64::from(LOW)]);
+    let low = delay_at(attempt, 0);
+    set(rec::SOURCE, &[f64::from(HIGH)]);
+    let high = delay_at(attempt, 0);
+    set(rec::SOURCE, &[own]);
     let (nominal, lo, hi) = policy(regs()).bounds_of(attempt, low, high);
     put(&[nominal, lo, hi]);
 }
 
-/// The extreme draws of [`bounds`] as draw kinds of [`compose_with`] (no policy has
+/// The extreme draws of [`bounds`] as sources of [`delay_at`] (no policy has
 /// them as its source): the low end of each range, and `policy::high_draw`.
 const LOW: u32 = source::KEYED + 1;
 const HIGH: u32 = source::KEYED + 2;
@@ -107,8 +113,8 @@ const _: () = assert!(LOW > source::FUNCTION && LOW > source::FLOAT && LOW > sou
 /// The policy register, read in place (no copy).
 #[inline(always)]
 fn regs() -> &'static [f64; REGISTER_LEN] {
-    // SAFETY: a shared view of the register; it is written only by the JS wrapper
-    // and by `compile*`, never while a `delay` runs except by a nested call made
+    // SAFETY: a shared view of the register; it is written only by the JS wrapper,
+    // by `compile*` and by `bounds` between its runs of the composition, never while a `delay` runs except by a nested call made
     // from a JavaScript source's draw, after every read of this policy's steps.
     unsafe { &*REG.0.get() }
 }
@@ -133,26 +139,19 @@ fn key_prefix(r: &[f64; REGISTER_LEN]) -> SeedHash {
     SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
-/// [`delay`]: the composition with the draw of the policy's source (shared with
-/// Sigil's `sigil`).
-#[inline(always)]
-pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
-    compose_with(attempt, key_len, regs()[rec::SOURCE] as u32)
-}
-
-/// The composition of the policy in the register with draws of kind `src` (a
-/// `source` code, or [`LOW`]/[`HIGH`] for [`bounds`]): the one copy in the wasm,
-/// the draw's `match` inlined into it. NaN when it stops (a bad JavaScript draw, or
-/// the key text needed).
+/// [`delay`]: the composition of the policy in the register with the draws of its
+/// source (a `source` code, or [`LOW`]/[`HIGH`] while [`bounds`] runs, drawn by
+/// `host`): the one copy in the wasm, shared with Sigil's `sigil` and [`bounds`], the
+/// draw's `match` inlined into it. NaN when it stops (a bad JavaScript draw, or the
+/// key text needed).
 #[inline(never)]
-fn compose_with(attempt: f64, key_len: u32, src: u32) -> f64 {
+pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
     let r = regs();
+    let src = r[rec::SOURCE] as u32;
     policy(r)
         .compose(attempt, |k, lo, hi| match src {
             source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
             source::KEYED => keyed(r, k, lo, hi, key_len),
-            LOW => Some(lo),
-            HIGH => Some(high_draw(lo, hi)),
             kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
         })
         .unwrap_or(f64::NAN)
@@ -178,11 +177,28 @@ fn keyed(r: &[f64; REGISTER_LEN], k: f64, lo: f64, hi: f64, key_len: u32) -> Opt
     Some(scale(lo, hi, x))
 }
 
+/// The draw of kind `kind` in `[lo, hi]`: the extreme draws of [`bounds`], or the
+/// JavaScript source's (unchecked). Kept out of line so that the delay's draw
+/// `match`, with [`host`] inlined into it, stays as small as before the extreme
+/// draws went through it.
+#[inline(never)]
+fn draw_of(kind: u32, lo: f64, hi: f64) -> f64 {
+    match kind {
+        LOW => lo,
+        HIGH => high_draw(lo, hi),
+        _ => host_draw(kind, lo, hi),
+    }
+}
+
 /// One draw of a JavaScript source, checked: `float(lo, hi)` must stay in
 /// `[lo, hi]`; a raw draw (`() => number`, `next()`) must be in `[0, 1]` and is
-/// scaled into the range.
+/// scaled into the range. The extreme draws of [`bounds`] ([`LOW`], [`HIGH`])
+/// pass unchecked.
 fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
-    let x = host_draw(kind, lo, hi);
+    let x = draw_of(kind, lo, hi);
+    if kind >= LOW {
+        return Ok(x);
+    }
     if kind == source::FLOAT {
         if x >= lo && x <= hi {
             return Ok(x);
