@@ -89,13 +89,15 @@ const UNITS = [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000], ["s", 1000]
 /**
  * The one unit a table column of waits is written in: the largest unit (`d`, `h`,
  * `min`, `s`, `ms`) that the shortest non-zero finite wait reaches, so no value of
- * the column is below 1 of it except 0 (`250 ms … 30000 ms`, `1 s … 3600 s`).
+ * the column is below 1 of it except 0 (`250 ms … 30000 ms`, `1 s … 3600 s`); `ms`
+ * when there is no such wait (a column of zeros is `0 ms`, not `0 d`).
  * @param ms the column's waits, milliseconds.
  * @returns `[unit name, unit size in ms]`.
  */
 function columnUnit(ms: readonly number[]): readonly [string, number] {
   const shortest = Math.min(...ms.filter((x) => x > 0 && Number.isFinite(x)));
-  return UNITS.find(([, size]) => shortest >= size) ?? UNITS[UNITS.length - 1]!;
+  // Math.min() of no waits is Infinity, which every unit would reach.
+  return (shortest !== Infinity && UNITS.find(([, size]) => shortest >= size)) || UNITS[UNITS.length - 1]!;
 }
 
 /**

@@ -117,6 +117,11 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
   assert.equal(ms[9].trim().split(/\s{3,}/)[2], "1 min 31.75 s");
   // Free attempts wait 0 in the column's unit.
   assert.match(table(["--free", "2", "--attempts", "4"]), /^ {4}1 {3}0 s {5}0 s$/m);
+  // A column of zeros only has no shortest non-zero wait to pick a unit: it stays in ms (not "0 d").
+  for (const args of [["--base", "0", "--attempts", "3"], ["--steps", "0", "--jitter", "full", "--attempts", "3"]]) {
+    const zeros = table(args).split("\n");
+    assert.deepEqual(zeros.slice(0, 3), ["retry   delay   elapsed", "    1   0 ms    0 s", "    2   0 ms    0 s"], args.join(" "));
+  }
 });
 
 test("an unknown option or command points at --help", () => {
