@@ -60,7 +60,15 @@ function num(name: string, x: unknown, fallback: number, ok: (v: number) => bool
  */
 export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
   if (typeof options !== "object" || options === null) throw invalid(TYPE, "options", "an object", options);
-  for (const k of Object.keys(options)) {
+  let keys: string[];
+  try {
+    keys = Object.keys(options);
+  } catch {
+    throw invalid(TYPE, "options", "an object whose keys can be listed", options);
+  }
+  // An array is never options (asked after Object.keys, which reports a revoked Proxy first).
+  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
+  for (const k of keys) {
     if (!["ratio", "minPerSecond", "windowMs"].includes(k)) throw invalid(TYPE, "option", "one of ratio, minPerSecond, windowMs", k);
   }
   const ratio = num("ratio", options.ratio, 0.2, (v) => v >= 0 && v <= 1000, "a number in [0, 1000]");

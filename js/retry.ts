@@ -229,7 +229,11 @@ function hint(k: string): string {
 function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
   if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const key of keysOf(options, "options")) {
+  const keys = keysOf(options, "options");
+  // An array is an object too, but never options: its index keys would only be reported as
+  // unknown options. (Asked after keysOf, which reports a revoked Proxy, on which isArray throws.)
+  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
+  for (const key of keys) {
     if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known.includes("policy") ? "" : hint(key)}`, key);
   }
   return options;

@@ -223,6 +223,10 @@ test("1000 concurrent failing calls through one budget (ratio 0.1, minPerSecond 
   assert.equal(createRetryBudget().balance, 100); // Finagle's defaults: 10/s over 10 s, 20 %
   assert.throws(() => createRetryBudget({ ratio: -1 }), { name: "RangeError", message: "ratio must be a number in [0, 1000]; received -1" });
   assert.throws(() => createRetryBudget({ windowMs: 500 }), { name: "RangeError", message: "windowMs must be a duration from 1 s to 60 s; received 500" });
+  assert.throws(() => createRetryBudget([]), { name: "TypeError", message: "options must be an object; received an array" });
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.throws(() => createRetryBudget(revoked.proxy), { name: "TypeError", message: /^options must be an object whose keys can be listed; received / });
   assert.throws(() => createRetryBudget({ ratoi: 1 }), { name: "TypeError", message: 'option must be one of ratio, minPerSecond, windowMs; received "ratoi"' });
 });
 
