@@ -102,7 +102,10 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   }
 
   const cap = json.cap ?? json.max;
-  const top = Math.max(1, ...rows.map((r) => r.max), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]));
+  // The axis ends at the longest finite wait: an infinite one (an uncapped curve that
+  // overflowed) is drawn to the top of the plot, and its title says `Infinity`.
+  const finite = (v: number) => v < Infinity;
+  const top = Math.max(1, ...rows.map((r) => r.max).filter(finite), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]).filter(finite));
   const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
   // Log scale: the axis starts a round step at most half the shortest wait, so the
   // shortest bar still rises log10(2) of a decade above it instead of vanishing.
@@ -114,7 +117,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const lo = scale === "log" ? Math.log10(bottom) : 0;
   const hi = scale === "log" ? Math.max(Math.log10(top), lo + 1) : top;
   const y = (ms: number) => {
-    const v = scale === "log" ? Math.log10(Math.max(ms, bottom)) : ms;
+    const v = scale === "log" ? Math.log10(Math.max(Math.min(ms, top), bottom)) : Math.min(ms, top);
     return M_TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
   };
   const slot = plotW / retries;
