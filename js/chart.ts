@@ -84,6 +84,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const samples = integerOption(options.samples, "samples", 0, 50, 0);
   const width = integerOption(options.width, "width", 320, 4096, 640);
   const height = integerOption(options.height, "height", 200, 4096, 360);
+  const seed = options.seed === undefined ? "chart" : options.seed;
+  if (typeof seed !== "string" && typeof seed !== "number") throw invalid(TYPE, "seed", "a string or a number", options.seed);
   const scale = options.scale ?? "linear";
   if (scale !== "linear" && scale !== "log") throw invalid(TYPE, "scale", '"linear" or "log"', scale);
   const json = p.toJSON();
@@ -93,7 +95,6 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const rows = Array.from({ length: retries }, (_, i) => ({ retry: i + 1, ...p.bounds(i + 1) }));
   const points: Array<[number, number]> = [];
   if (samples > 0) {
-    const seed = options.seed ?? "chart";
     const { seed: _drop, ...rest } = json;
     for (let s = 0; s < samples; s++) {
       const sampler = createBackoff({ ...rest, seed: `${seed} ${s}` } as never);

@@ -71,6 +71,17 @@ test("scheduleSvg: an infinite wait (an uncapped curve that overflowed) reaches 
   assert.equal((jittered.match(/<circle cx="[\d.]+" cy="52" r="2.5"/g) ?? []).length, 2, "both samples of retry 3 at the top");
 });
 
+test("scheduleSvg: seed is a string or a number (TypeError naming seed otherwise)", () => {
+  const p = Backoff.fixed(1000).jitter(0.5).maxAttempts(3);
+  for (const seed of [Symbol("s"), 10n, null, {}, [], true, () => 1]) {
+    for (const samples of [0, 2]) {
+      assert.throws(() => scheduleSvg(p, { seed, samples }), { name: "TypeError", message: /^seed must be a string or a number; received / }, `${typeof seed} samples ${samples}`);
+    }
+  }
+  assert.equal(scheduleSvg(p, { seed: 7, samples: 2 }), scheduleSvg(p, { seed: 7, samples: 2 }));
+  assert.ok(scheduleSvg(p, { seed: NaN, samples: 2 }).includes("<circle"));
+});
+
 test("the charts committed under docs/ are what the package draws (npm run docs)", async () => {
   for (const [file, svg] of Object.entries(await docsCharts())) {
     assert.equal(readFileSync(new URL(`../../docs/${file}`, import.meta.url), "utf8"), svg, file);
