@@ -49,7 +49,8 @@ Exit status: 0 on success, 2 on a bad option (one line naming it).`;
 // Formats of the table and the bar chart (CLI only).
 
 /**
- * A clock-style breakdown: `1 s`, `1 min 3 s`, `2 min 7 s`, `1 h 0 min 5 s`, `0.766 s`.
+ * A clock-style breakdown: `1 s`, `1 min 3 s`, `2 min 7 s`, `1 h 0 min 5 s`, `0.766 s`; days
+ * only beyond 2^53 days (`1.1574074074074073e+295 d`).
  * @param ms milliseconds.
  */
 function formatElapsed(ms: number): string {
@@ -60,6 +61,8 @@ function formatElapsed(ms: number): string {
     if (rest >= size || parts.length > 0) {
       const n = Math.floor(rest / size);
       parts.push(`${n} ${unit}`);
+      // Beyond 2^53 of a unit a double holds no smaller one: `rest` would be rounding noise.
+      if (n > Number.MAX_SAFE_INTEGER) return parts.join(" ");
       rest -= n * size;
     }
   }

@@ -117,6 +117,18 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
   assert.equal(ms[9].trim().split(/\s{3,}/)[2], "1 min 31.75 s");
   // Free attempts wait 0 in the column's unit.
   assert.match(table(["--free", "2", "--attempts", "4"]), /^ {4}1 {3}0 s {5}0 s$/m);
+  // Elapsed times beyond 2^53 days: days only (a double has no hours or minutes left there).
+  assert.equal(table(["--max", "none", "--factor", "1e300", "--attempts", "4"]), [
+    "retry   delay      elapsed",
+    "    1   1 s        1 s",
+    "    2   1e+300 s   1.1574074074074073e+295 d",
+    "    3   Infinity   Infinity",
+    "",
+    "total window: Infinity (Infinity ms)",
+    "total wait bounds: the total window on every run (no jitter)",
+    "",
+  ].join("\n"));
+  assert.match(table(["--max", "none", "--attempts", "80"]), /^total window: 6996098493140215000 d \(6\.044629098073146e\+26 ms\)$/m);
   // A column of zeros only has no shortest non-zero wait to pick a unit: it stays in ms (not "0 d").
   for (const args of [["--base", "0", "--attempts", "3"], ["--steps", "0", "--jitter", "full", "--attempts", "3"]]) {
     const zeros = table(args).split("\n");
