@@ -136,6 +136,16 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
   }
 });
 
+test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
+  // A million rows: more than a function call takes as arguments (Math.min(...rows) overflowed the stack).
+  for (const extra of [[], ["--jitter", "full", "--seed", "s", "--chart"]]) {
+    const r = spawnSync(process.execPath, [bin, "schedule", "--attempts", "1000001", ...extra], { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+    assert.equal(r.status, 0, `${extra.join(" ")}: ${r.stderr}`);
+    assert.match(r.stdout, /^ *1000000 /m, extra.join(" "));
+    assert.match(r.stdout, /^total window: /m, extra.join(" "));
+  }
+});
+
 test("an unknown option or command points at --help", () => {
   for (const args of [["schedule", "--bogus"], ["schedul"]]) {
     const r = run(...args);
