@@ -146,6 +146,22 @@ test("the longest schedule the CLI accepts (--attempts 1000001) prints as a tabl
   }
 });
 
+test("a reader that stops early (`| head`) ends the command quietly; an unwritable stdout is one line", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [bin, "schedule", "--attempts", "1000001"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.once("data", () => child.stdout.destroy()); // as `head -1` does: read, then close the pipe
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  assert.equal(stderr, "", "no EPIPE stack trace");
+  assert.equal(code, 0);
+  if (process.platform === "linux") {
+    const full = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" schedule --attempts 1000001 > /dev/full`], { encoding: "utf8" });
+    assert.equal(full.status, 1);
+    assert.match(full.stderr, /^backoff-wasm: cannot write the output: .*ENOSPC.*\n$/);
+  }
+});
+
 test("an unknown option or command points at --help", () => {
   for (const args of [["schedule", "--bogus"], ["schedul"]]) {
     const r = run(...args);
