@@ -24,6 +24,11 @@ for (const [name, p] of Object.entries(cases)) {
   p.delay(1);
   out[name] = wasmCalls(() => { for (let a = 1; a <= 1000; a++) p.delay(a); }).total / 1000;
 }
+out["delay(n), two seeded policies alternating"] = (() => {
+  const a = createBackoff({ base: 1000, jitter: 0.25, random: createRandom("a") });
+  const b = createBackoff({ base: 500, jitter: 0.25, random: createRandom("b") });
+  return wasmCalls(() => { for (let n = 1; n <= 500; n++) { a.delay(n); b.delay(n); } }).total / 1000;
+})();
 out["sigil nextDelayMs(n)"] = wasmCalls(() => { for (let a = 1; a <= 1000; a++) nextDelayMs((a & 7) + 1); }).total / 1000;
 out["sigil nextDelayMs(n), seededRandom"] = (() => {
   const random = m.seededRandom("s");

@@ -9,7 +9,9 @@
 //
 // Options (environment): BENCH_TIME_MS (per task, default 400), COLD_RUNS
 // (process spawns per cold-start case, default 21), BENCH_OUT (JSON path,
-// default bench/results/latest.json).
+// default bench/results/latest.json), BENCH_ONLY (comma-separated parts of case
+// names, e.g. `BENCH_ONLY=seeded,createBackoff`: only those throughput cases, no
+// cold start and no call counts; the JSON is then written only when BENCH_OUT is set).
 import { Bench } from "tinybench";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -34,7 +36,8 @@ const retry = require("retry");
 const here = dirname(fileURLToPath(import.meta.url));
 const TIME = Number(process.env.BENCH_TIME_MS ?? 400);
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 21);
-const OUT = process.env.BENCH_OUT ?? join(here, "results", "latest.json");
+const ONLY = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const OUT = process.env.BENCH_OUT ?? (ONLY.length > 0 ? undefined : join(here, "results", "latest.json"));
 const BATCH = 1000;
 
 // ------------------------------------------------------------------ cases
@@ -222,6 +225,7 @@ function equalityChecks() {
 async function throughput() {
   const rows = [];
   for (const g of groups) {
+    if (ONLY.length > 0 && !ONLY.some((part) => g.name.includes(part))) continue;
     const batch = g.batch ?? BATCH;
     const bench = new Bench({ time: TIME, warmupTime: Math.min(200, TIME / 2) });
     for (const [impl, make] of Object.entries(g.impls)) {
@@ -293,8 +297,8 @@ const GOALS = [
 const fmt = (x, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 equalityChecks();
 const rows = await throughput();
-const cold = coldStart();
-const calls = wasmCallCounts();
+const cold = ONLY.length > 0 ? {} : coldStart();
+const calls = ONLY.length > 0 ? {} : wasmCallCounts();
 
 console.log(`\nbackoff-wasm benchmarks — node ${process.version}, ${os.cpus()[0]?.model ?? "?"} x${os.cpus().length}, ${TIME} ms per task\n`);
 console.log(`${"case".padEnd(40)} ${"implementation".padEnd(34)} ${"ops/s".padStart(14)} ${"ns/op".padStart(9)} ${"vs baseline".padStart(12)}`);
@@ -309,6 +313,7 @@ const table = [];
 for (const [label, group, goal] of GOALS) {
   const inGroup = rows.filter((r) => r.group === group);
   const ours = inGroup.find((r) => r.impl === "backoff-wasm");
+  if (ours === undefined) continue; // left out by BENCH_ONLY
   const peers = inGroup.filter((r) => r.impl !== "backoff-wasm" && r.impl !== "baseline");
   const best = peers.sort((a, b) => a.nsPerOp - b.nsPerOp)[0];
   const ratio = 1 / ours.vsBaseline;
@@ -316,16 +321,18 @@ for (const [label, group, goal] of GOALS) {
   console.log(`${label.padEnd(40)} ${(fmt(ratio, 2) + "x").padStart(13)} ${("<= " + goal + "x").padStart(7)}  ${best ? `${best.impl} ${fmt(1 / best.vsBaseline, 2)}x` : "-"}`);
 }
 const construct = rows.find((r) => r.group === "createBackoff() construction" && r.impl === "backoff-wasm");
-console.log(`${"createBackoff()".padEnd(40)} ${(fmt(construct.nsPerOp, 0) + " ns").padStart(13)} ${"<= 300 ns".padStart(7)}`);
+if (construct) console.log(`${"createBackoff()".padEnd(40)} ${(fmt(construct.nsPerOp, 0) + " ns").padStart(13)} ${"<= 300 ns".padStart(7)}`);
 console.log("\nwasm export calls per operation (bench/calls.mjs, 1000 operations each)");
 for (const [name, n] of Object.entries(calls)) console.log(`  ${name.padEnd(44)} ${fmt(n, 2).padStart(6)}`);
 console.log(`\ncold start (median of ${COLD_RUNS} spawns)`);
 for (const [name, v] of Object.entries(cold)) {
   console.log(`  ${name.padEnd(48)} ${fmt(v.medianMs, 1).padStart(8)} ms  (+${fmt(v.overBareMs, 1)} ms over bare node)`);
 }
-mkdirSync(dirname(OUT), { recursive: true });
-writeFileSync(OUT, JSON.stringify({
-  date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length,
-  timePerTaskMs: TIME, batch: BATCH, throughput: rows, issue18: table, wasmCalls: calls, coldStart: cold, sink: Number.isFinite(sink),
-}, null, 2) + "\n");
-console.log(`\nsaved ${OUT}`);
+if (OUT !== undefined) {
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify({
+    date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length,
+    timePerTaskMs: TIME, batch: BATCH, throughput: rows, issue18: table, wasmCalls: calls, coldStart: cold, sink: Number.isFinite(sink),
+  }, null, 2) + "\n");
+  console.log(`\nsaved ${OUT}`);
+}

@@ -67,9 +67,12 @@ export function num(v: unknown): number {
 const SLOTS = wasm.slots() >>> 0;
 let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
 
-/** The result slots (a view re-made if memory grew: the old buffer is then detached). */
+/**
+ * The result slots (a view re-made if memory grew: the old buffer is then detached, and a
+ * view of a detached buffer has length 0 — a check much cheaper than reading `memory.buffer`).
+ */
 export function slots(): Float64Array {
-  if (view.buffer !== memory.buffer) view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
+  if (view.length === 0) view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
   return view;
 }
 
@@ -87,7 +90,7 @@ export function text(s: string): number {
   const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len) >>> 0;
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
   // One view over all of memory, re-made only when memory grew (no view allocated per call).
-  if (units.buffer !== memory.buffer) units = new Uint16Array(memory.buffer);
+  if (units.length === 0) units = new Uint16Array(memory.buffer);
   const base = at >>> 1; // the buffer is 2-byte aligned
   for (let i = 0; i < len; i++) units[base + i] = s.charCodeAt(i);
   return len;
@@ -114,30 +117,51 @@ export function duration(v: unknown): number {
 
 let register: Float64Array | undefined;
 /** The record whose copy is in the register now (`undefined`: unknown). */
-let loaded: Float64Array | undefined;
+let loaded: readonly number[] | undefined;
 
-/** The policy register (a view re-made if memory grew). */
+/** The policy register (a view re-made if memory grew: see {@link slots}). */
 export function reg(): Float64Array {
   // Made on first use (an entry point that never compiles a policy does not ask wasm for it).
-  if (register === undefined || register.buffer !== memory.buffer) {
+  if (register === undefined || register.length === 0) {
     register = new Float64Array(memory.buffer, wasm.register() >>> 0, REGISTER_LEN);
   }
   return register;
 }
 
-/** Puts a compiled policy `rec` into the register unless it is already there (no wasm call). */
-export function load(rec: Float64Array): void {
+/**
+ * Puts a compiled policy `rec` into the register unless it is already there (no wasm call).
+ * An element loop: `Float64Array#set` from an array is a builtin call, slower for a header of 16.
+ */
+export function load(rec: readonly number[]): void {
   if (loaded !== rec) {
-    reg().set(rec);
+    const r = reg();
+    for (let i = 0; i < rec.length; i++) r[i] = rec[i] as number;
     loaded = rec;
   }
 }
 
-/** The compiled policy `compile*` just wrote: a copy of the register's first `len` doubles, now loaded. */
-export function compiled(len: number): Float64Array {
-  const rec = reg().slice(0, len);
+/**
+ * The compiled policy `compile*` just wrote: the register's first `len` doubles, now loaded.
+ * A plain array of numbers, not a typed array: a `Float64Array` per policy (its own
+ * backing store) cost ~0.5 µs to allocate and collect, most of `createBackoff()`.
+ */
+export function compiled(len: number): number[] {
+  const r = reg();
+  const rec: number[] = new Array(len); // filled at once: cheaper than growing it by push
+  for (let i = 0; i < len; i++) rec[i] = r[i] as number;
   loaded = rec;
   return rec;
+}
+
+let stream: Uint32Array | undefined;
+
+/**
+ * The loaded seeded stream's four state words in wasm memory (`streamState`), read and
+ * written in place to save and load a stream (a view re-made if memory grew: see {@link slots}).
+ */
+export function streamWords(): Uint32Array {
+  if (stream === undefined || stream.length === 0) stream = new Uint32Array(memory.buffer, wasm.streamState() >>> 0, 4);
+  return stream;
 }
 
 /** Tells the register's tracking that a call (Sigil's) replaced its content. */

@@ -2,7 +2,7 @@
  * `backoff-wasm/backoff` and `backoff-wasm/policy`: `createBackoff` of
  * `@sdxc/backoff` (docs/API.md section 2) and the fluent `Backoff` policy value
  * (section 5) — one class. Options are validated once, in wasm, into a
- * compiled policy: a `Float64Array` record this object carries (numbers, not
+ * compiled policy: a record of numbers this object carries (a plain array, not
  * wasm memory: nothing to free, no `FinalizationRegistry`, no leak). Each
  * `delay()` is ONE wasm call, `delay` in src/bindings/backoff.rs, which runs
  * the composition of src/core/policy.rs (`Policy::delay_with`) with the draws
@@ -153,10 +153,14 @@ type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
  * 4 min 16 s, then 5 min for ever.
  */
 export class Backoff implements Iterable<number> {
-  /** The options this policy was built from (its own copy: steps as ms numbers). */
-  readonly #options: Readonly<Record<string, unknown>>;
+  /**
+   * The options this policy was built from (its own copy: steps as ms numbers), frozen
+   * when first handed out (by the `OPTIONS` method): freezing costs more than the rest of
+   * `createBackoff()`, and nothing here writes to it after the constructor.
+   */
+  readonly #options: Record<string, unknown>;
   /** The compiled policy (layout `rec` of src/bindings/backoff.rs). */
-  readonly #rec: Float64Array;
+  readonly #rec: readonly number[];
   /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
   readonly #source: unknown;
   /** The words of a seeded stream, loaded into wasm before a delay. */
@@ -187,8 +191,8 @@ export class Backoff implements Iterable<number> {
     this.#pure = rec[REC_JITTER] === 0;
     // `options` is always this policy's own copy (every caller makes a fresh object), and it
     // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
-    if (rec[REC_GROWTH] === STEPPED) options.steps = Array.from(rec.subarray(REC_HEADER));
-    this.#options = Object.freeze(options);
+    if (rec[REC_GROWTH] === STEPPED) options.steps = rec.slice(REC_HEADER);
+    this.#options = options;
   }
 
   /** @internal */
@@ -253,7 +257,7 @@ export class Backoff implements Iterable<number> {
 
   /** The options this policy was built from, for `Backoff.from` in another copy of the package. @internal */
   [OPTIONS](): Readonly<Record<string, unknown>> {
-    return this.#options;
+    return Object.freeze(this.#options);
   }
 
   #with(key: string, value: unknown): Backoff {
@@ -414,7 +418,7 @@ export class Backoff implements Iterable<number> {
     const jitter = code >= JITTER_FULL ? (JITTER_NAMES[code - JITTER_FULL] as Jitter) : (p[REC_FRACTION] as number);
     let out: BackoffJSON;
     if (p[REC_GROWTH] === STEPPED) {
-      out = { steps: Array.from(p.subarray(REC_HEADER)), free: p[REC_FREE] as number, jitter };
+      out = { steps: p.slice(REC_HEADER), free: p[REC_FREE] as number, jitter };
     } else {
       const growth = GROWTH_NAMES[p[REC_GROWTH] as number] as BackoffCurveJSON["growth"];
       const curve: BackoffCurveJSON = { growth, base: p[REC_BASE] as number, free: p[REC_FREE] as number, jitter };
@@ -433,17 +437,32 @@ export class Backoff implements Iterable<number> {
   }
 }
 
-/** The tags of a `random` option's `float` and `next` (`next` read only when `float` is not a function); 0s when reading them threw. */
-function sourceTags(random: unknown): [boolean, number, number] {
-  if (typeof random !== "object" || random === null) return [false, 0, 0];
+/**
+ * What a `random` option is, for `compileShared`: -1 for a seeded stream of this package,
+ * else `float`'s tag * 16 + `next`'s tag (`next` read only when `float` is not a function);
+ * 0 when it is not an object, or when reading them threw.
+ */
+function sourceTags(random: unknown): number {
+  if (typeof random !== "object" || random === null) return 0;
   try {
-    if (isSeeded(random)) return [true, 0, 0];
+    if (isSeeded(random)) return -1;
     const floatTag = tag((random as { float?: unknown }).float);
-    return [false, floatTag, floatTag === FUNCTION ? 0 : tag((random as { next?: unknown }).next)];
+    return floatTag * 16 + (floatTag === FUNCTION ? 0 : tag((random as { next?: unknown }).next));
   } catch {
     // A revoked Proxy or a throwing getter: not a source (the package's TypeError naming `random`).
-    return [false, 0, 0];
+    return 0;
   }
+}
+
+/** The code of `v` in `list` (its index + `offset`), or -1 when `v` is not one of its strings. */
+function code(list: readonly string[], v: unknown, offset: number): number {
+  return typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
+}
+
+/** Throws the error the last `compile*` call recorded, naming the value it blames (the `arg` order of src/bindings/backoff.rs). */
+function compileFailed(o: Record<string, unknown>, name: string | undefined): never {
+  const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
+  return fail([base, steps, growth, factor, max, free, jitter, seed, maxAttempts, cap, random, name]);
 }
 
 /**
@@ -452,21 +471,17 @@ function sourceTags(random: unknown): [boolean, number, number] {
  * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Strings cross
  * as codes (growth, jitter kinds) or parse results (durations). Returns the record.
  */
-function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
+function compile(o: Record<string, unknown>, fluent: boolean): number[] {
   const name = unknownKey(o, BACKOFF_OPTIONS);
-  const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
-  // Values in the order of the `arg` indexes of src/bindings/backoff.rs.
-  const values = [base, steps, growth, factor, max, free, jitter, seed, maxAttempts, cap, random, name];
-  const code = (list: readonly string[], v: unknown, offset: number) =>
-    typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
+  const { base, steps, growth, factor, max, cap } = o;
   if (
     wasm.compileCurve(fluent, name !== undefined, tag(base), duration(base), tag(steps), tag(growth),
       code(GROWTH_NAMES, growth, 0), tag(factor), num(factor), tag(max), duration(max), tag(cap), duration(cap)) !== 0
-  ) fail(values);
+  ) compileFailed(o, name);
   let len = REC_HEADER;
   if (reg()[REC_GROWTH] === STEPPED) {
     const list = steps as unknown[];
-    if (wasm.compileSteps(num(list.length)) !== 0) fail(values);
+    if (wasm.compileSteps(num(list.length)) !== 0) compileFailed(o, name);
     const n = reg()[REC_STEPS] as number;
     for (let i = 0; i < n; i++) {
       const v = list[i];
@@ -474,13 +489,14 @@ function compile(o: Record<string, unknown>, fluent: boolean): Float64Array {
     }
     len += n;
   }
+  const { free, jitter, seed, random, maxAttempts } = o;
   const jitterX = typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter);
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  const [seeded, floatTag, nextTag] = sourceTags(random);
+  const kind = sourceTags(random);
   if (
     wasm.compileShared(fluent, tag(free), num(free), tag(jitter), jitterX, tag(seed), seedLen, tag(maxAttempts),
-      num(maxAttempts), tag(random), seeded, floatTag, nextTag) !== 0
-  ) fail(values);
+      num(maxAttempts), tag(random), kind === -1, kind > 0 ? kind >> 4 : 0, kind > 0 ? kind & 15 : 0) !== 0
+  ) compileFailed(o, name);
   return compiled(len);
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { ARRAY, num, tag, text } from "./abi.js";
+import { ARRAY, num, streamWords, tag, text } from "./abi.js";
 import { fail, failure, invalid, TYPE } from "./errors.js";
 
 /**
@@ -131,7 +131,7 @@ function itemCount(items: unknown, shuffle: number): number {
 }
 
 /**
- * The words whose state is loaded in wasm (`streamSeed`/`streamLoad`); their
+ * The words whose state is loaded in wasm (by `streamSeed`, or written at `streamState`); their
  * `#words` are stale until saved. Every other stream's state lives in its own
  * `#words` (JS-owned memory: a stream holds no wasm memory, so there is
  * nothing to free and nothing can leak).
@@ -161,20 +161,22 @@ export class Words {
     wordsClass = Words;
   }
 
-  /** Copies the wasm state of the loaded words back into their own. */
+  /** Copies the wasm state of the loaded words back into their own (read in wasm memory: no call). */
   static save(): void {
     if (loaded === undefined) return;
     const w = loaded.#words;
-    for (let i = 0; i < 4; i++) w[i] = wasm.streamWord(i);
+    const at = streamWords();
+    for (let i = 0; i < 4; i++) w[i] = at[i] as number;
     loaded = undefined;
   }
 
-  /** Makes `s` the loaded words (a no-op when they already are). */
+  /** Makes `s` the loaded words (a no-op when they already are; written into wasm memory: no call). */
   static load(s: Words): void {
     if (loaded === s) return;
     Words.save();
     const w = s.#words;
-    wasm.streamLoad(w[0] as number, w[1] as number, w[2] as number, w[3] as number);
+    const at = streamWords();
+    for (let i = 0; i < 4; i++) at[i] = w[i] as number;
     loaded = s;
   }
 

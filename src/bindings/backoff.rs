@@ -2,17 +2,17 @@
 //! validated once into a compiled policy ([`rec`]), then ONE export per delay
 //! ([`delay`]) and per band ([`bounds`]) that run `core::policy::Policy`.
 //!
-//! Where the compiled policy lives: in the JS object, as numbers (a
-//! `Float64Array` record, not wasm memory: nothing to free, nothing to leak,
-//! no `FinalizationRegistry`). Before a call the wrapper copies the record
+//! Where the compiled policy lives: in the JS object, as a record of numbers
+//! (a plain array, not wasm memory: nothing to free, nothing to leak, no
+//! `FinalizationRegistry`). Before a call the wrapper copies the record
 //! into the one policy register ([`register`]) unless it is already there
 //! (js/abi.ts, `load`); the record is what `compile*` wrote there.
 
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Failed, Kind, SEED_EXPECTED, Static, duration_option, fail, fail_with, number, put, seed_and_random,
-    status, tags::*,
+    Checked, Kind, SEED_EXPECTED, Static, duration_option, fail, fail_with, number, put, seed_and_random, status,
+    tags::*,
 };
 use crate::core::{
     check,
@@ -89,61 +89,72 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
-    let (p, _, _) = load();
-    let (nominal, lo, hi) = p.bounds(attempt);
+    let (nominal, lo, hi) = policy(regs()).bounds(attempt);
     put(&[nominal, lo, hi]);
 }
 
-/// The policy in the register, its source and its key prefix.
-#[inline(never)]
-fn load() -> (Policy<'static>, u32, SeedHash) {
+/// The policy register, read in place (no copy).
+#[inline(always)]
+fn regs() -> &'static [f64; REGISTER_LEN] {
     // SAFETY: a shared view of the register; it is written only by the JS wrapper
     // and by `compile*`, never while a `delay` runs except by a nested call made
     // from a JavaScript source's draw, after every read of this policy's steps.
-    let r: &'static [f64; REGISTER_LEN] = unsafe { &*REG.0.get() };
-    let at = |i: usize| r.get(i).copied().unwrap_or(0.0);
-    let steps = (at(rec::STEPS) as usize).min(MAX_STEPS);
-    let growth = Growth::from_code(at(rec::GROWTH) as u32).unwrap_or(Growth::Constant);
-    let p = Policy {
-        curve: Curve { growth, base: at(rec::BASE), factor: at(rec::FACTOR), cap: at(rec::MAX) },
+    unsafe { &*REG.0.get() }
+}
+
+/// The policy in the register `r` (inlined where it is used: the delay path
+/// builds it in place, with no copy of the struct).
+#[inline(always)]
+fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
+    let steps = (r[rec::STEPS] as usize).min(MAX_STEPS);
+    let growth = Growth::from_code(r[rec::GROWTH] as u32).unwrap_or(Growth::Constant);
+    Policy {
+        curve: Curve { growth, base: r[rec::BASE], factor: r[rec::FACTOR], cap: r[rec::MAX] },
         steps: r.get(rec::HEADER..rec::HEADER + steps).unwrap_or(&[]),
-        cap: at(rec::CAP),
-        free: at(rec::FREE),
-        jitter: Jitter::from_code(at(rec::JITTER) as u32, at(rec::FRACTION)).unwrap_or(Jitter::None),
-    };
-    let key = SeedHash::from_words([
-        at(rec::KEY) as u32,
-        at(rec::KEY + 1) as u32,
-        at(rec::KEY + 2) as u32,
-        at(rec::KEY + 3) as u32,
-    ]);
-    (p, at(rec::SOURCE) as u32, key)
+        cap: r[rec::CAP],
+        free: r[rec::FREE],
+        jitter: Jitter::from_code(r[rec::JITTER] as u32, r[rec::FRACTION]).unwrap_or(Jitter::None),
+    }
+}
+
+/// The key prefix of keyed draws in the register `r` (read only for a keyed policy).
+fn key_prefix(r: &[f64; REGISTER_LEN]) -> SeedHash {
+    SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
 /// [`delay`]: the composition with the draw of the policy's source (one copy,
-/// shared with Sigil's `sigil`).
+/// shared with Sigil's `sigil`; the draw's `match` is inlined into it).
 #[inline(never)]
 pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
-    let (p, src, prefix) = load();
-    let sigil = get(rec::SIGIL) == 1.0;
-    let r = match src {
-        source::SEEDED => super::random::CURRENT.with(|g| p.delay_with(attempt, |_, lo, hi| Ok(g.float(lo, hi)))),
-        source::KEYED => p.delay_with(attempt, |k, lo, hi| {
-            let r = match (Keyed { prefix }).draw(k) {
-                Some(r) => r,
-                None => match super::text(key_len).filter(|_| key_len > 0) {
-                    Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
-                    None => {
-                        super::key_text();
-                        return Err(Failed);
-                    }
-                },
-            };
-            Ok(scale(lo, hi, r))
-        }),
-        kind => p.delay_with(attempt, |_, lo, hi| host(kind, sigil, lo, hi)),
+    let r = regs();
+    let src = r[rec::SOURCE] as u32;
+    policy(r)
+        .compose(attempt, |k, lo, hi| match src {
+            source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
+            source::KEYED => keyed(r, k, lo, hi, key_len),
+            kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
+        })
+        .unwrap_or(f64::NAN)
+}
+
+/// The keyed draw for key `k` (the attempt, or the decorrelated step) of the policy in
+/// the register `r`, scaled into `[lo, hi]`: the first draw of the stream seeded
+/// `"<seed> <k>"`. `None` with [`KEY_TEXT`] recorded when only JavaScript can write
+/// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
+#[inline(never)]
+fn keyed(r: &[f64; REGISTER_LEN], k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
+    let prefix = key_prefix(r);
+    let x = match (Keyed { prefix }).draw(k) {
+        Some(x) => x,
+        None => match super::text(key_len).filter(|_| key_len > 0) {
+            Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
+            None => {
+                super::key_text();
+                return None;
+            }
+        },
     };
-    r.unwrap_or(f64::NAN)
+    Some(scale(lo, hi, x))
 }
 
 /// One draw of a JavaScript source, checked: `float(lo, hi)` must stay in

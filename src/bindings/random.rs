@@ -69,14 +69,23 @@ pub fn stream_seed(len: u32) {
     CURRENT.with(|g| *g = Sfc32::from_words(SeedHash::new().update_units(units).finish()));
 }
 
-/// Loads a stream from its four state words.
-#[wasm_bindgen(js_name = streamLoad)]
+/// Address of the loaded stream's state: four `u32` words (`Sfc32` is
+/// `repr(transparent)` over them). The wrapper saves a stream by reading them
+/// and loads one by writing them, in place (js/streams.ts): no call per word,
+/// so a delay of a policy whose stream was not the loaded one is still one call.
+#[wasm_bindgen(js_name = streamState)]
+pub fn stream_state() -> u32 {
+    CURRENT.0.get() as u32
+}
+
+/// Loads a stream from its four state words (for the wasm tests; the wrapper
+/// writes them at [`stream_state`]).
 pub fn stream_load(a: u32, b: u32, c: u32, d: u32) {
     CURRENT.with(|g| *g = Sfc32::from_words([a, b, c, d]));
 }
 
-/// State word `i` (0..=3, taken modulo 4) of the loaded stream.
-#[wasm_bindgen(js_name = streamWord)]
+/// State word `i` (0..=3, taken modulo 4) of the loaded stream (for the wasm
+/// tests; the wrapper reads them at [`stream_state`]).
 pub fn stream_word(i: u32) -> u32 {
     let [a, b, c, d] = CURRENT.with(|g| g.words());
     match i & 3 {

@@ -168,8 +168,11 @@ impl Keyed {
     }
 }
 
-/// The sfc32 generator: four 32-bit words of state, no warm-up.
+/// The sfc32 generator: four 32-bit words of state, no warm-up. Laid out as
+/// exactly those words, in order (the wasm wrapper reads and writes the loaded
+/// stream's state in memory, src/bindings/random.rs `stream_state`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
 pub struct Sfc32 {
     words: [u32; 4],
 }

@@ -35,6 +35,33 @@ test("after memory grew, results and errors are still read right", () => {
   assert.deepEqual(m.retrySchedule(), [1000, 2000, 4000, 8000, 16000, 32000, 64000]);
 });
 
+test("policies and streams made before memory grew keep their numbers after it (views of a detached buffer are re-made)", () => {
+  const reference = () => {
+    const seeded = m.createBackoff({ base: 100, max: 60_000, jitter: 0.25, random: m.createRandom("grow") });
+    const keyed = m.Backoff.exponential(100).cap(1000).jitter(0.3).seed("k");
+    const steps = m.createBackoff({ steps: [10, "20ms", 30], jitter: "full", seed: 2 });
+    return [seeded, keyed, steps];
+  };
+  const draws = (policies) => {
+    const out = [];
+    for (let n = 1; n <= 12; n++) for (const p of policies) out.push(p.delay(n), p.bounds(n).max);
+    return out;
+  };
+  const expected = draws(reference());
+  const before = reference();
+  before.forEach((p) => p.delay(0)); // each one loaded into the register once before the growth
+  const bytes = __wasmMemoryBytes();
+  m.parseDuration("2".repeat(bytes)); // more code units than the memory had bytes: it must grow
+  assert.ok(__wasmMemoryBytes() > bytes);
+  assert.deepEqual(draws(before), expected);
+  assert.deepEqual(draws(reference()), expected);
+  assert.deepEqual(m.parseDuration("5 minutes"), { status: "success", data: 300_000 });
+  assert.throws(() => m.createBackoff({ base: "5 minutes", jitter: 2 }), {
+    name: "RangeError",
+    message: 'jitter must be a number in [0, 1], "full", "equal" or "decorrelated"; received 2',
+  });
+});
+
 test("an attempt given as text is the number wasm converts it to, keyed draws included", () => {
   const p = m.Backoff.exponential(100).cap(1000).jitter(0.3).seed(1);
   assert.equal(p.delay("9".repeat(400)), p.delay(Infinity));

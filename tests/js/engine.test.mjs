@@ -55,6 +55,34 @@ test("at most one wasm call per delay() for every policy kind", () => {
   }
 });
 
+test("policies with different seeded streams, alternating: still one wasm call per delay, the same draws", () => {
+  const make = () => [
+    createBackoff({ base: 100, max: 60_000, jitter: 0.25, random: createRandom("a") }),
+    Backoff.exponential(100).cap(5000).jitter("decorrelated").random(createRandom("b")),
+    createBackoff({ steps: [10, 20, 30], jitter: "full", random: createRandom("c") }),
+  ];
+  // each policy alone, in turn (its stream stays loaded while it draws)
+  const alone = make().map((p) => Array.from({ length: 50 }, (_, i) => p.delay(i + 1)));
+  const policies = make();
+  const got = policies.map(() => []);
+  const { total, by } = wasmCalls(() => {
+    for (let i = 0; i < 50; i++) policies.forEach((p, k) => got[k].push(p.delay(i + 1)));
+  });
+  assert.deepEqual(got, alone);
+  assert.ok(total <= 150, `${total / 150} wasm calls per delay (${JSON.stringify(by)})`);
+  // a stream drawn between a policy's delays (each one saves the other and loads its own) keeps its sequence
+  const once = createRandom("s");
+  const plain = Array.from({ length: 50 }, () => once.next());
+  const interleaved = createRandom("s");
+  const drawn = [];
+  for (let i = 0; i < 50; i++) {
+    drawn.push(interleaved.next());
+    policies[0].delay(i + 1);
+  }
+  assert.deepEqual(drawn, plain);
+  assert.deepEqual(interleaved.state(), once.state());
+});
+
 test("Sigil: one wasm call per nextDelayMs, one per retry of a schedule (validated once)", () => {
   retrySchedule({}); // the option names are read from wasm once per process, on first use
   const cases = [undefined, { jitter: 0.25 }, { jitter: 0.5, random: () => 0.5 }, { jitter: 0.5, seed: "s" },

@@ -583,6 +583,15 @@ fn seeded_streams_and_keyed_draws() {
     let next = b::stream_next();
     b::stream_load(w[0], w[1], w[2], w[3]);
     assert_eq!(b::stream_next(), next);
+    // the same words in memory at stream_state(), where the wrapper reads and writes them
+    let at = b::stream_state() as usize as *mut u32;
+    // SAFETY: the loaded stream's state is four u32 words at that address.
+    let here = unsafe { [at.read(), at.add(1).read(), at.add(2).read(), at.add(3).read()] };
+    assert_eq!(here, [b::stream_word(0), b::stream_word(1), b::stream_word(2), b::stream_word(3)]);
+    assert_ne!(b::stream_next(), next);
+    // SAFETY: as above.
+    unsafe { w.iter().zip(0..).for_each(|(x, i)| at.add(i).write(*x)) };
+    assert_eq!(b::stream_next(), next, "the words written at stream_state() are the loaded stream");
     // a long seed goes through grown pages
     let long = "seed ".repeat(10_000);
     let words = raw_words(&long, 2);
