@@ -15,7 +15,7 @@ import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "
 import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
 import {
   GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
-  REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED,
+  MAX_STEPS, REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "./boundary.js";
 import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
@@ -199,10 +199,16 @@ export class Backoff implements Iterable<number> {
   static create(options: BackoffOptions, fluent = false): Backoff {
     let copy: Record<string, unknown>;
     try {
-      copy = { ...(options as object) };
-    } catch {
+      Object.keys(options as object);
+    } catch (e) {
       // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
-      throw invalid(TYPE, "options", "an object whose keys can be listed", options);
+      throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
+    }
+    try {
+      copy = { ...(options as object) };
+    } catch (e) {
+      // A getter that throws: named as such, with what it threw as the `cause`.
+      throw invalid(TYPE, "options", "an object whose options can be read", options, e);
     }
     return new Backoff(copy, fluent);
   }
@@ -246,12 +252,24 @@ export class Backoff implements Iterable<number> {
     // one): rebuilt from its options, its random source included.
     let foreign: unknown;
     try {
-      if (x instanceof Backoff) return x;
+      // This copy's own policy: it has the private record (an object that only inherits from
+      // a policy, or a Proxy of one, has not, and goes the foreign way or is rejected).
+      if (typeof x === "object" && x !== null && #rec in x) return x as Backoff;
       foreign = typeof x === "object" && x !== null ? (x as Record<symbol, unknown>)[OPTIONS] : undefined;
     } catch (e) {
       throw invalid(TYPE, "policy", `${expected} that can be read`, x, e);
     }
-    if (typeof foreign === "function") return new Backoff({ ...(foreign.call(x) as Record<string, unknown>) }, true);
+    if (typeof foreign === "function") {
+      let options: Record<string, unknown>;
+      try {
+        options = { ...(foreign.call(x) as Record<string, unknown>) };
+      } catch (e) {
+        // An object that only inherits the method (Object.create(policy)), or a Proxy of a
+        // policy: it has no options of its own to give.
+        throw invalid(TYPE, "policy", expected, x, e);
+      }
+      return new Backoff(options, true);
+    }
     throw invalid(TYPE, "policy", expected, x);
   }
 
@@ -323,6 +341,8 @@ export class Backoff implements Iterable<number> {
     const memo = this.#memo;
     // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
     if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
+    // The one type a wasm number parameter cannot take (the engine would throw its own conversion error).
+    if (typeof attempt === "bigint") throw invalid(TYPE, "attempt", "a number", attempt);
     load(this.#rec);
     if (this.#stream !== undefined) loadStream(this.#stream);
     use(this.#source);
@@ -455,6 +475,20 @@ function sourceTags(random: unknown): number {
   }
 }
 
+/**
+ * A `steps` array read once, before compiling: its length and a plain copy of its first
+ * `MAX_STEPS + 1` elements (the length check in wasm sees the true length; no element past
+ * the bound is read). Anything else passes unchanged, for compileCurve to reject.
+ */
+function stepsOf(steps: unknown): unknown {
+  if (tag(steps) !== TAG_ARRAY) return steps;
+  const list = steps as unknown[];
+  const length = list.length;
+  const items = new Array<unknown>(Math.min(length, MAX_STEPS + 1));
+  for (let i = 0; i < items.length; i++) items[i] = list[i];
+  return { length, items };
+}
+
 /** The code of `v` in `list` (its index + `offset`), or -1 when `v` is not one of its strings. */
 function code(list: readonly string[], v: unknown, offset: number): number {
   return typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
@@ -474,26 +508,29 @@ function compileFailed(o: Record<string, unknown>, name: string | undefined): ne
  */
 function compile(o: Record<string, unknown>, fluent: boolean): number[] {
   const name = unknownKey(o, BACKOFF_OPTIONS);
-  const { base, steps, growth, factor, max, cap } = o;
+  const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
+  // Every value that can run the caller's code (getters of `steps` and of `random`) is read
+  // before the first compile call: that code may build another policy, which compiles in the
+  // same wasm register, and this policy must not end up with that one's waits.
+  const stepList = stepsOf(steps);
+  const kind = sourceTags(random);
   if (
     wasm.compileCurve(fluent, name !== undefined, tag(base), duration(base), tag(steps), tag(growth),
       code(GROWTH_NAMES, growth, 0), tag(factor), num(factor), tag(max), duration(max), tag(cap), duration(cap)) !== 0
   ) compileFailed(o, name);
   let len = REC_HEADER;
   if (reg()[REC_GROWTH] === STEPPED) {
-    const list = steps as unknown[];
-    if (wasm.compileSteps(num(list.length)) !== 0) compileFailed(o, name);
+    const { length, items } = stepList as { length: number; items: unknown[] };
+    if (wasm.compileSteps(num(length)) !== 0) compileFailed(o, name);
     const n = reg()[REC_STEPS] as number;
     for (let i = 0; i < n; i++) {
-      const v = list[i];
+      const v = items[i];
       if (wasm.compileStep(tag(v), duration(v), i) !== 0) fail([v]);
     }
     len += n;
   }
-  const { free, jitter, seed, random, maxAttempts } = o;
   const jitterX = typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter);
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  const kind = sourceTags(random);
   if (
     wasm.compileShared(fluent, tag(free), num(free), tag(jitter), jitterX, tag(seed), seedLen, tag(maxAttempts),
       num(maxAttempts), tag(random), kind === -1, kind > 0 ? kind >> 4 : 0, kind > 0 ? kind & 15 : 0) !== 0

@@ -52,5 +52,6 @@ export const REGISTER_LEN = 1016;
 export const SIGIL_MAX_ATTEMPTS = 8;
 export const SIGIL_BASE_DELAY_MS = 1000;
 export const SIGIL_MAX_DELAY_MS = 3600000;
+export const MAX_STEPS = 1000;
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;

@@ -84,6 +84,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const samples = integerOption(options.samples, "samples", 0, 50, 0);
   const width = integerOption(options.width, "width", 320, 4096, 640);
   const height = integerOption(options.height, "height", 200, 4096, 360);
+  const seed = options.seed === undefined ? "chart" : options.seed;
+  if (typeof seed !== "string" && typeof seed !== "number") throw invalid(TYPE, "seed", "a string or a number", options.seed);
   const scale = options.scale ?? "linear";
   if (scale !== "linear" && scale !== "log") throw invalid(TYPE, "scale", '"linear" or "log"', scale);
   const json = p.toJSON();
@@ -93,7 +95,6 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const rows = Array.from({ length: retries }, (_, i) => ({ retry: i + 1, ...p.bounds(i + 1) }));
   const points: Array<[number, number]> = [];
   if (samples > 0) {
-    const seed = options.seed ?? "chart";
     const { seed: _drop, ...rest } = json;
     for (let s = 0; s < samples; s++) {
       const sampler = createBackoff({ ...rest, seed: `${seed} ${s}` } as never);
@@ -102,7 +103,10 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   }
 
   const cap = json.cap ?? json.max;
-  const top = Math.max(1, ...rows.map((r) => r.max), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]));
+  // The axis ends at the longest finite wait: an infinite one (an uncapped curve that
+  // overflowed) is drawn to the top of the plot, and its title says `Infinity`.
+  const finite = (v: number) => v < Infinity;
+  const top = Math.max(1, ...rows.map((r) => r.max).filter(finite), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]).filter(finite));
   const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
   // Log scale: the axis starts a round step at most half the shortest wait, so the
   // shortest bar still rises log10(2) of a decade above it instead of vanishing.
@@ -114,7 +118,7 @@ export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSv
   const lo = scale === "log" ? Math.log10(bottom) : 0;
   const hi = scale === "log" ? Math.max(Math.log10(top), lo + 1) : top;
   const y = (ms: number) => {
-    const v = scale === "log" ? Math.log10(Math.max(ms, bottom)) : ms;
+    const v = scale === "log" ? Math.log10(Math.max(Math.min(ms, top), bottom)) : Math.min(ms, top);
     return M_TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
   };
   const slot = plotW / retries;

@@ -49,7 +49,8 @@ Exit status: 0 on success, 2 on a bad option (one line naming it).`;
 // Formats of the table and the bar chart (CLI only).
 
 /**
- * A clock-style breakdown: `1 s`, `1 min 3 s`, `2 min 7 s`, `1 h 0 min 5 s`, `0.766 s`.
+ * A clock-style breakdown: `1 s`, `1 min 3 s`, `2 min 7 s`, `1 h 0 min 5 s`, `0.766 s`; days
+ * only beyond 2^53 days (`1.1574074074074073e+295 d`).
  * @param ms milliseconds.
  */
 function formatElapsed(ms: number): string {
@@ -60,6 +61,8 @@ function formatElapsed(ms: number): string {
     if (rest >= size || parts.length > 0) {
       const n = Math.floor(rest / size);
       parts.push(`${n} ${unit}`);
+      // Beyond 2^53 of a unit a double holds no smaller one: `rest` would be rounding noise.
+      if (n > Number.MAX_SAFE_INTEGER) return parts.join(" ");
       rest -= n * size;
     }
   }
@@ -89,13 +92,17 @@ const UNITS = [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000], ["s", 1000]
 /**
  * The one unit a table column of waits is written in: the largest unit (`d`, `h`,
  * `min`, `s`, `ms`) that the shortest non-zero finite wait reaches, so no value of
- * the column is below 1 of it except 0 (`250 ms … 30000 ms`, `1 s … 3600 s`).
+ * the column is below 1 of it except 0 (`250 ms … 30000 ms`, `1 s … 3600 s`); `ms`
+ * when there is no such wait (a column of zeros is `0 ms`, not `0 d`).
  * @param ms the column's waits, milliseconds.
  * @returns `[unit name, unit size in ms]`.
  */
 function columnUnit(ms: readonly number[]): readonly [string, number] {
-  const shortest = Math.min(...ms.filter((x) => x > 0 && Number.isFinite(x)));
-  return UNITS.find(([, size]) => shortest >= size) ?? UNITS[UNITS.length - 1]!;
+  // A loop, not Math.min(...ms): a schedule has up to a million waits, more arguments than a call takes.
+  let shortest = Infinity;
+  for (const x of ms) if (x > 0 && x < shortest) shortest = x;
+  // Math.min() of no waits is Infinity, which every unit would reach.
+  return (shortest !== Infinity && UNITS.find(([, size]) => shortest >= size)) || UNITS[UNITS.length - 1]!;
 }
 
 /**
@@ -188,7 +195,7 @@ function render(rows: Row[], total: number, format: string, bounds: { min: numbe
   // One style per column: every delay in one unit, every elapsed time as a clock reading.
   const unit = columnUnit(rows.map((r) => r.delayMs));
   const table = [["retry", "delay", "elapsed"], ...rows.map((r) => [String(r.retry), formatIn(r.delayMs, unit), formatElapsed(r.elapsedMs)])];
-  const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => (row[c] as string).length)));
+  const widths = [0, 1, 2].map((c) => table.reduce((w, row) => Math.max(w, (row[c] as string).length), 0));
   const lines = table.map((row) => row.map((cell, c) => (c === 0 ? cell.padStart(widths[0] as number) : cell.padEnd(widths[c] as number))).join("   ").trimEnd());
   if (rows.length === 0) lines.push("(no retries: a single attempt)");
   lines.push("", `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(bounds));
@@ -209,7 +216,7 @@ function bar(cells: number, full: string): string {
 function barChart(policy: Backoff, rows: Row[], total: number, totals: { min: number; max: number }): string {
   const bounds = rows.map((r) => policy.bounds(r.retry));
   // Scaled to the largest finite wait; an infinite one (an overflowed curve) is a full bar.
-  const top = Math.max(1, ...bounds.map((b) => b.max).filter(Number.isFinite));
+  const top = bounds.reduce((t, b) => (b.max < Infinity ? Math.max(t, b.max) : t), 1);
   const cells = (ms: number) => (Math.min(ms, top) / top) * BAR;
   const lines = rows.map((r, i) => {
     const b = bounds[i] as ReturnType<Backoff["bounds"]>;

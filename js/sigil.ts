@@ -7,12 +7,12 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { num, replaced, slots, tag, text } from "./abi.js";
+import { compiled, load, num, replaced, slots, tag, text } from "./abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
 import { SigilError, fail, failed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
 import {
-  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, SIGIL_ARG_DRAW, SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, TAG_ARRAY,
+  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ARG_DRAW, SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, TAG_ARRAY,
   TAG_OBJECT,
 } from "./boundary.js";
 
@@ -100,9 +100,13 @@ let defaultSchedule: number[] | undefined;
 function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
   const n = sigil(true, undefined, options, Math.random);
+  // Sigil's compiled policy (the register's header: no steps), put back before each wait:
+  // a `random` that calls this package (another policy, Sigil again) replaces the register.
+  const rec = compiled(REC_HEADER);
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
   for (let retry = 1; retry < n; retry++) {
+    load(rec);
     const d = wasm.delay(retry, 0);
     out.push(d === d ? d : failed(retry));
   }

@@ -211,6 +211,14 @@ class Seeded extends RandomBase implements SeededRandom {
     return s.#state;
   }
 
+  /**
+   * Whether `x` was made by this class (it carries the words), not merely inherits from such
+   * an object (`Object.create(stream)`) or wraps one (a `Proxy`): those are ordinary sources.
+   */
+  static is(x: unknown): boolean {
+    return typeof x === "object" && x !== null && #state in x;
+  }
+
   next(): number {
     return this.#state.next();
   }
@@ -225,9 +233,12 @@ class Seeded extends RandomBase implements SeededRandom {
   }
 }
 
-/** Whether `x` is a seeded stream of this copy of the package (its draws stay in wasm). @internal */
+/**
+ * Whether `x` is a seeded stream of this copy of the package (its draws stay in wasm): made by
+ * `createRandom`/`restoreRandom`/`derive` itself, not an object whose prototype is one. @internal
+ */
 export function isSeeded(x: unknown): x is SeededRandom {
-  return seededClass !== undefined && x instanceof seededClass;
+  return seededClass !== undefined && seededClass.is(x);
 }
 
 /** The words of `stream`, a seeded stream ({@link isSeeded}). @internal */

@@ -240,6 +240,7 @@ pub const TABLE: &[(&str, f64)] = &[
     ("SIGIL_MAX_ATTEMPTS", crate::core::SIGIL_MAX_ATTEMPTS as f64),
     ("SIGIL_BASE_DELAY_MS", crate::core::SIGIL_BASE_DELAY_MS),
     ("SIGIL_MAX_DELAY_MS", crate::core::SIGIL_MAX_DELAY_MS),
+    ("MAX_STEPS", crate::core::policy::MAX_STEPS as f64),
 ];
 
 /// The text of `js/boundary.ts`: every [`TABLE`] entry, and the growth and

@@ -1,6 +1,7 @@
 // A static page in headless Chromium (playwright-core, /usr/bin/chromium)
 // loading the package straight from the consumer's node_modules, served on
-// 127.0.0.1 by node:http: once by path, once through an import map.
+// 127.0.0.1 by node:http: once by path, once through an import map, and by path under a
+// Content Security Policy (with and without 'wasm-unsafe-eval').
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -17,12 +18,23 @@ const importMap = {
   },
 };
 
+/** A `<meta>` Content Security Policy (after the page's inline error handler, which it would block). */
+const csp = (policy) => `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+
 test("browser <script type=module>: by path and through an import map, values computed in the page", async () => {
   const { dir } = project("browser", {
     files: {
       "by-path/probe.js": probeModule((subpath) => `${DIST}/${subpath}.js`),
       "by-path/main.js": PAGE_MAIN,
       "by-path/index.html": probePage({ moduleSrc: "./main.js" }),
+      // Under a Content Security Policy: compiling the inlined wasm needs 'wasm-unsafe-eval'
+      // (README, "Browser"); the same page with script-src 'self' alone cannot load the package.
+      "csp/probe.js": probeModule((subpath) => `${DIST}/${subpath}.js`),
+      "csp/main.js": PAGE_MAIN,
+      "csp/index.html": probePage({ head: csp("script-src 'self' 'wasm-unsafe-eval'"), moduleSrc: "./main.js" }),
+      "csp-strict/probe.js": probeModule((subpath) => `${DIST}/${subpath}.js`),
+      "csp-strict/main.js": PAGE_MAIN,
+      "csp-strict/index.html": probePage({ head: csp("script-src 'self'"), moduleSrc: "./main.js" }),
       "import-map/probe.js": probeModule(),
       "import-map/index.html": probePage({
         head: `<script type="importmap">${JSON.stringify(importMap)}</script>`,
@@ -34,11 +46,14 @@ test("browser <script type=module>: by path and through an import map, values co
   const want = expected(seededFrom(mod));
   const server = await serveStatic(dir);
   try {
-    const pages = await inChromium([`${server.url}/by-path/index.html`, `${server.url}/import-map/index.html`]);
+    const pages = await inChromium(["by-path", "import-map", "csp", "csp-strict"].map((p) => `${server.url}/${p}/index.html`));
+    const strict = pages.pop();
     for (const { url, result, errors } of pages) {
       assert.deepEqual(errors, [], url);
       assert.deepEqual(result, want, url);
     }
+    // The control: without 'wasm-unsafe-eval' Chromium refuses to compile the wasm.
+    assert.match(strict.result?.error ?? "", /WebAssembly[\s\S]*Content Security Policy/, JSON.stringify(strict));
     // The ESM build inlines the wasm: no .wasm request, no CommonJS build.
     assert.ok(server.requests.includes(`${DIST}/index.js`));
     assert.deepEqual(server.requests.filter((r) => r.endsWith(".wasm") || r.includes("/dist/cjs/")), []);

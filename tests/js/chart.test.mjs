@@ -57,6 +57,31 @@ test("scheduleSvg: bad options name themselves", () => {
   assert.throws(() => scheduleSvg({}, {}), TypeError);
 });
 
+test("scheduleSvg: an infinite wait (an uncapped curve that overflowed) reaches the top of the plot, never NaN", () => {
+  const overflow = createBackoff({ base: 1, factor: 1e300 }); // waits 1, 1e300, Infinity, Infinity
+  for (const scale of ["linear", "log"]) {
+    const svg = scheduleSvg(overflow, { retries: 4, scale });
+    assert.ok(!/NaN/.test(svg), `${scale}: no NaN coordinate`);
+    // Retries 3 and 4 are drawn full height (y at the plot's top, 52 px) and titled as what they are.
+    assert.equal((svg.match(/<rect x="[\d.]+" y="52" width="[\d.]+" height="260" fill="#2563eb"><title>retry [34]: Infinity<\/title>/g) ?? []).length, 2, scale);
+  }
+  const jittered = scheduleSvg(createBackoff({ base: 1000, factor: 1e300, jitter: 0.5 }), { retries: 3, samples: 2, seed: "x" });
+  assert.ok(!/NaN/.test(jittered), "bands and samples of infinite waits: no NaN");
+  assert.match(jittered, /<rect x="[\d.]+" y="52" width="[\d.]+" height="260" fill="#2563eb"><title>retry 3: Infinity<\/title>/);
+  assert.equal((jittered.match(/<circle cx="[\d.]+" cy="52" r="2.5"/g) ?? []).length, 2, "both samples of retry 3 at the top");
+});
+
+test("scheduleSvg: seed is a string or a number (TypeError naming seed otherwise)", () => {
+  const p = Backoff.fixed(1000).jitter(0.5).maxAttempts(3);
+  for (const seed of [Symbol("s"), 10n, null, {}, [], true, () => 1]) {
+    for (const samples of [0, 2]) {
+      assert.throws(() => scheduleSvg(p, { seed, samples }), { name: "TypeError", message: /^seed must be a string or a number; received / }, `${typeof seed} samples ${samples}`);
+    }
+  }
+  assert.equal(scheduleSvg(p, { seed: 7, samples: 2 }), scheduleSvg(p, { seed: 7, samples: 2 }));
+  assert.ok(scheduleSvg(p, { seed: NaN, samples: 2 }).includes("<circle"));
+});
+
 test("the charts committed under docs/ are what the package draws (npm run docs)", async () => {
   for (const [file, svg] of Object.entries(await docsCharts())) {
     assert.equal(readFileSync(new URL(`../../docs/${file}`, import.meta.url), "utf8"), svg, file);

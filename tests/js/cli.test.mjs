@@ -117,6 +117,49 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
   assert.equal(ms[9].trim().split(/\s{3,}/)[2], "1 min 31.75 s");
   // Free attempts wait 0 in the column's unit.
   assert.match(table(["--free", "2", "--attempts", "4"]), /^ {4}1 {3}0 s {5}0 s$/m);
+  // Elapsed times beyond 2^53 days: days only (a double has no hours or minutes left there).
+  assert.equal(table(["--max", "none", "--factor", "1e300", "--attempts", "4"]), [
+    "retry   delay      elapsed",
+    "    1   1 s        1 s",
+    "    2   1e+300 s   1.1574074074074073e+295 d",
+    "    3   Infinity   Infinity",
+    "",
+    "total window: Infinity (Infinity ms)",
+    "total wait bounds: the total window on every run (no jitter)",
+    "",
+  ].join("\n"));
+  assert.match(table(["--max", "none", "--attempts", "80"]), /^total window: 6996098493140215000 d \(6\.044629098073146e\+26 ms\)$/m);
+  // A column of zeros only has no shortest non-zero wait to pick a unit: it stays in ms (not "0 d").
+  for (const args of [["--base", "0", "--attempts", "3"], ["--steps", "0", "--jitter", "full", "--attempts", "3"]]) {
+    const zeros = table(args).split("\n");
+    assert.deepEqual(zeros.slice(0, 3), ["retry   delay   elapsed", "    1   0 ms    0 s", "    2   0 ms    0 s"], args.join(" "));
+  }
+});
+
+test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
+  // A million rows: more than a function call takes as arguments (Math.min(...rows) overflowed the stack).
+  for (const extra of [[], ["--jitter", "full", "--seed", "s", "--chart"]]) {
+    const r = spawnSync(process.execPath, [bin, "schedule", "--attempts", "1000001", ...extra], { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+    assert.equal(r.status, 0, `${extra.join(" ")}: ${r.stderr}`);
+    assert.match(r.stdout, /^ *1000000 /m, extra.join(" "));
+    assert.match(r.stdout, /^total window: /m, extra.join(" "));
+  }
+});
+
+test("a reader that stops early (`| head`) ends the command quietly; an unwritable stdout is one line", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [bin, "schedule", "--attempts", "1000001"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.once("data", () => child.stdout.destroy()); // as `head -1` does: read, then close the pipe
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  assert.equal(stderr, "", "no EPIPE stack trace");
+  assert.equal(code, 0);
+  if (process.platform === "linux") {
+    const full = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" schedule --attempts 1000001 > /dev/full`], { encoding: "utf8" });
+    assert.equal(full.status, 1);
+    assert.match(full.stderr, /^backoff-wasm: cannot write the output: .*ENOSPC.*\n$/);
+  }
 });
 
 test("an unknown option or command points at --help", () => {

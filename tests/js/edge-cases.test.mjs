@@ -178,3 +178,40 @@ test("CLI: a repeated option is refused; --version prints the package version", 
   const { version: v } = require("../../pkg/package.json");
   assert.equal(version.stdout, `backoff-wasm ${v}\n`);
 });
+
+test("code the options run while createBackoff reads them (a steps getter, a random's float getter) cannot hand the new policy another policy's waits", () => {
+  const other = () => esm.createBackoff({ base: 7, factor: 3, max: 50, free: 2 }).delay(5);
+  const steps = [10, 20, 30];
+  Object.defineProperty(steps, 1, { get() { other(); return 20; } });
+  const stepped = esm.createBackoff({ steps });
+  assert.deepEqual([1, 2, 3, 4].map((n) => stepped.delay(n)), [10, 20, 30, 30]);
+  const random = { get float() { other(); return (min, max) => min + 0.5 * (max - min); } };
+  const jittered = esm.createBackoff({ base: 1000, factor: 3, jitter: 0.5, random });
+  assert.deepEqual([1, 2, 3].map((n) => jittered.delay(n)), [1000, 3000, 9000]);
+  const fluent = esm.Backoff.exponential(1000, 3).jitter(0.5).random(random);
+  assert.deepEqual([1, 2, 3].map((n) => fluent.delay(n)), [1000, 3000, 9000]);
+});
+
+test("an object that only inherits from a policy, or a Proxy of one, is not a policy: the package's TypeError naming policy, not V8's private-member error", () => {
+  const p = esm.Backoff.fixed(100);
+  for (const fake of [Object.create(p), new Proxy(p, {})]) {
+    assert.throws(() => esm.Backoff.from(fake), { name: "TypeError", message: /^policy must be a Backoff, a number of ms or duration text; received an object$/ });
+    assert.throws(() => esm.queueRetryDelaySeconds(fake, 1), { name: "TypeError", message: /^policy must be/ });
+  }
+  // A policy of the other copy is still taken (rebuilt from its options).
+  assert.equal(esm.Backoff.from(cjs.Backoff.fixed(100)).delay(3), 100);
+});
+
+test("createBackoff: a getter that throws is reported as unreadable options with its error as cause; a bigint attempt is the package's TypeError", () => {
+  const boom = new Error("boom");
+  assert.throws(() => esm.createBackoff({ get base() { throw boom; } }), (e) => {
+    assert.equal(e.name, "TypeError");
+    assert.equal(e.message, "options must be an object whose options can be read; received an object");
+    assert.equal(e.cause, boom);
+    return true;
+  });
+  const p = esm.createBackoff({ base: 1000 });
+  assert.throws(() => p.delay(10n), { name: "TypeError", message: "attempt must be a number; received a bigint" });
+  assert.throws(() => p.at(10n, 0), { name: "TypeError", message: "attempt must be a number; received a bigint" });
+  assert.throws(() => cjs.createBackoff({ base: 1000, jitter: 0.5, seed: "k" }).delay(2n), { name: "TypeError", message: "attempt must be a number; received a bigint" });
+});

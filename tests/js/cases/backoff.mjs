@@ -206,6 +206,26 @@ export default (t, lib, entries) => {
     t.eq(full.calls.length, 1);
   });
 
+  t.test("an object that only inherits from a seeded stream, or a Proxy of one, is a source like any other", () => {
+    // Its draws are its own `next()` (not the stream's state inside wasm, which it does not carry).
+    const stream = createRandom("inherited");
+    const child = Object.create(stream);
+    const values = [0.5, 0.25];
+    child.next = () => values.shift();
+    const b = createBackoff({ base: 1000, jitter: 0.5, random: child });
+    t.eq([b.delay(2), b.delay(3)], [2000, 3000]);
+    t.eq(Backoff.exponential(1000).jitter(0.5).random(Object.assign(Object.create(stream), { next: () => 1 })).delay(2), 3000);
+    // A Proxy of a stream: its `next()` is the stream's, which needs the real object, so the
+    // draw throws as it does outside the package, and that error passes through unchanged.
+    const proxied = new Proxy(createRandom("inherited"), {});
+    let outside;
+    try { proxied.next(); } catch (e) { outside = e; }
+    t.ok(outside instanceof TypeError, "a Proxy's next() throws by itself");
+    const p = createBackoff({ base: 1000, jitter: 0.5, random: proxied });
+    t.throws(() => p.delay(1), { instance: TypeError }, "the draw's own error");
+    t.eq(createBackoff({ base: 1000, jitter: 0.5, random: proxied }).delay(0), 0, "no draw, no error");
+  });
+
   t.test("an object with both float and next is used through float", () => {
     const src = { calls: [], float(min, max) { src.calls.push("float"); return min; }, next() { src.calls.push("next"); return 0.5; } };
     t.eq(createBackoff({ base: 1000, jitter: 0.5, random: src }).delay(1), 500);

@@ -185,6 +185,24 @@ export default (t, lib, entries) => {
     t.eq(random.calls.length, 4);
   });
 
+  t.test("retrySchedule keeps its own policy when random itself calls the package (another policy, Sigil)", () => {
+    // Each draw computes another policy's wait first (it replaces the one compiled policy in wasm).
+    const { createBackoff } = lib;
+    const other = createBackoff({ base: 7, factor: 3, max: 50, jitter: "full", seed: "other" });
+    const calls = [];
+    const viaBackoff = () => (calls.push(other.delay(4)), 0.5);
+    t.eq(retrySchedule({ maxAttempts: 5, jitter: 0.2, random: viaBackoff }), [900, 1800, 3600, 7200]);
+    t.eq(calls.length, 4);
+    const viaSigil = () => (nextDelayMs(2, { baseDelayMs: 1 }), retrySchedule({ maxAttempts: 2 }), 1);
+    t.eq(retrySchedule({ jitter: 0.5, random: viaSigil }), [500, 1000, 2000, 4000, 8000, 16000, 32000]);
+    t.eq(totalRetryWindowMs({ jitter: 0.5, random: viaSigil }), 63500);
+    // A schedule drawn inside another schedule's draws: each keeps its own numbers.
+    let inner;
+    const nested = () => ((inner = retrySchedule({ maxAttempts: 3, baseDelayMs: 10, jitter: 1, random: () => 0.5 })), 0);
+    t.eq(retrySchedule({ maxAttempts: 4, baseDelayMs: 100, jitter: 0.5, random: nested }), [100, 200, 400]);
+    t.eq(inner, [5, 10]);
+  });
+
   t.test("retrySchedule: maxAttempts 0, 1.5, -1, NaN, Infinity, '8', null are SigilError", () => {
     for (const n of [0, 1.5, -1, NaN, Infinity, "8", null, true]) {
       sigilError(() => retrySchedule({ maxAttempts: n }), `maxAttempts ${t.show(n)}`, ["maxAttempts"]);
