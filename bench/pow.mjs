@@ -12,20 +12,13 @@
 import { Bench } from "tinybench";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { xorshift32 } from "../tests/js/cases/model.mjs";
 
 const args = process.argv.slice(2);
 
-/** xorshift32 with a fixed seed: the pairs of the agreement mode. */
+/** xorshift32 (tests/js/cases/model.mjs) with a fixed seed: the pairs of the agreement mode. */
 function generator(seed) {
-  let x = seed >>> 0;
-  const u32 = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
+  const u32 = xorshift32(seed);
   return { unit: () => u32() / 4294967296, int: (lo, hi) => lo + (u32() % (hi - lo + 1)) };
 }
 

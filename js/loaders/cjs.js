@@ -5,19 +5,11 @@
 // (a prefix character, then the bytes XOR a key: scripts/assemble.mjs, `wasmLiteral`);
 // a function declaration is hoisted, so it is callable here although it comes
 // last in the file (after all the mapped code, so the source map stays exact).
-import { instantiate } from "./instantiate.js";
+import { inlineModule, instantiate } from "./instantiate.js";
 
 // eslint-disable-next-line no-undef
 const text = __backoffWasmText();
-const prefix = text.charCodeAt(0);
-const key = text.charCodeAt(1) & 0x7f;
-const bytes = new Uint8Array(text.length);
-let n = 0;
-for (let i = 1; i < text.length; i++) {
-  const c = text.charCodeAt(i);
-  bytes[n++] = (c === prefix ? text.charCodeAt(++i) | 0x80 : c & 0x7f) ^ key;
-}
-const wasmModule = new WebAssembly.Module(bytes.subarray(0, n));
+const wasmModule = inlineModule(text);
 
 /** The instance's exports (its start function has run). */
 export const wasmExports = instantiate(wasmModule);

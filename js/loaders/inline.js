@@ -7,18 +7,10 @@
 // path, asset URL, bundler plugin or top-level await is needed, so the package
 // also works when an application bundles it (esbuild, Rollup, webpack, Vite; for
 // Node as well as for browsers).
-import { instantiate } from "./instantiate.js";
+import { inlineModule, instantiate } from "./instantiate.js";
 import { wasmText } from "./wasm-inline.js";
 
-const prefix = wasmText.charCodeAt(0);
-const key = wasmText.charCodeAt(1) & 0x7f;
-const bytes = new Uint8Array(wasmText.length);
-let n = 0;
-for (let i = 1; i < wasmText.length; i++) {
-  const c = wasmText.charCodeAt(i);
-  bytes[n++] = (c === prefix ? wasmText.charCodeAt(++i) | 0x80 : c & 0x7f) ^ key;
-}
-const wasmModule = new WebAssembly.Module(bytes.subarray(0, n));
+const wasmModule = inlineModule(wasmText);
 
 /** The instance's exports (its start function has run). */
 export const wasmExports = instantiate(wasmModule);

@@ -8,6 +8,24 @@
 // scripts/assemble.mjs fails the build when its table set-up is no longer this one.
 import { draw } from "./draw.js";
 
+/**
+ * The wasm module from its inline spelling (scripts/assemble.mjs, `wasmLiteral`): the first
+ * character is a prefix, the second carries the key (a wasm starts with the byte 0); each
+ * byte below 0x80 is one character, each at or above is the prefix and its low 7 bits; every
+ * byte is XOR the key. Compiled synchronously (no top-level await for the caller).
+ */
+export function inlineModule(text) {
+  const prefix = text.charCodeAt(0);
+  const key = text.charCodeAt(1) & 0x7f;
+  const bytes = new Uint8Array(text.length);
+  let n = 0;
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes[n++] = (c === prefix ? text.charCodeAt(++i) | 0x80 : c & 0x7f) ^ key;
+  }
+  return new WebAssembly.Module(bytes.subarray(0, n));
+}
+
 /** Instantiates the wasm `module`, runs its start function and returns its exports. */
 export function instantiate(module) {
   const wasm = new WebAssembly.Instance(module, { w: { draw, table } }).exports;
