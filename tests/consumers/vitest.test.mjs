@@ -187,15 +187,20 @@ test(`Vitest ${VERSIONS.vitest} browser mode (@vitest/browser-playwright, headle
   assert.match(run.output, /chromium/, "ran in the chromium instance");
 });
 
+/** The files both Workers-pool projects share: the suite, a Worker with its test, and the Wrangler set-up. */
+const WORKERS_FILES = {
+  "test/seeded.test.js": SUITE,
+  "integration/worker.test.js": WORKER_TEST,
+  "src/worker.js": WORKER,
+  "wrangler.jsonc": WRANGLER_JSONC,
+  "vitest.wrangler.config.js": WORKERS_WRANGLER_CONFIG,
+};
+
 const workersProject = () =>
   project("vitest-workers", {
     dependencies: pick("vitest", "vite", "@cloudflare/vitest-pool-workers"),
     files: {
-      "test/seeded.test.js": SUITE,
-      "integration/worker.test.js": WORKER_TEST,
-      "src/worker.js": WORKER,
-      "wrangler.jsonc": WRANGLER_JSONC,
-      "vitest.wrangler.config.js": WORKERS_WRANGLER_CONFIG,
+      ...WORKERS_FILES,
       "vitest.inline.config.js": WORKERS_INLINE_CONFIG(true),
       "vitest.norule.config.js": WORKERS_INLINE_CONFIG(false),
     },
@@ -238,11 +243,7 @@ test(`Vitest in workerd with the current pool (@cloudflare/vitest-pool-workers $
   const { dir } = project("vitest-workers-current", {
     dependencies: NEWER.workers,
     files: {
-      "test/seeded.test.js": SUITE,
-      "integration/worker.test.js": WORKER_TEST,
-      "src/worker.js": WORKER,
-      "wrangler.jsonc": WRANGLER_JSONC,
-      "vitest.wrangler.config.js": WORKERS_WRANGLER_CONFIG,
+      ...WORKERS_FILES,
     },
   });
   assertPassed(vitest(dir, "vitest.wrangler.config.js", [], NODE_24), ["the Worker's fetch handler serves the seeded schedule"]);
