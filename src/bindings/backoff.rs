@@ -11,7 +11,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Kind, SEED_EXPECTED, Static, duration_option, fail, fail_with, number, put, seed_and_random, status,
+    Checked, Kind, Static, T, duration_option, fail, fail_with, number, ok, put, seed_and_random, spec, status,
     tags::*,
 };
 use crate::core::{
@@ -24,10 +24,6 @@ use crate::core::{
 /// `createBackoff`'s option names; the expected text of an unknown one.
 pub const BACKOFF_NAMES: &str = "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts";
 
-const JITTER_EXPECTED: &str = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"";
-const UNIT_DRAW_EXPECTED: &str = "a source of draws in [0, 1]";
-const FLOAT_DRAW_EXPECTED: &str = "a source whose float({}, {}) stays in that range";
-const RANDOM_EXPECTED: &str = "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]";
 
 pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
 
@@ -203,16 +199,16 @@ fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
         if x >= lo && x <= hi {
             return Ok(x);
         }
-        return Err(fail_with(Kind::Range, "random", FLOAT_DRAW_EXPECTED, 0, [lo, hi]));
+        return Err(fail_with(spec(Kind::Range, T::Random, T::FloatDraw, 0), [lo, hi]));
     }
     if (0.0..=1.0).contains(&x) {
         return Ok(scale(lo, hi, x));
     }
-    Err(if sigil {
-        fail(Kind::Sigil, "random", check::unit_draw(f64::NAN).err().unwrap_or(""), 0)
+    Err(fail(if sigil {
+        spec(Kind::Sigil, T::Random, T::UnitDraw, 0)
     } else {
-        fail(Kind::Range, "random", UNIT_DRAW_EXPECTED, 0)
-    })
+        spec(Kind::Range, T::Random, T::UnitDrawSource, 0)
+    }))
 }
 
 /// `steps.length` as the array reports it (a Proxy may lie): a number in
@@ -249,12 +245,12 @@ pub fn compile_curve(
     cap: f64,
 ) -> u32 {
     if unknown {
-        return status(Err(fail(Kind::Type, "an option name", BACKOFF_NAMES, arg::NAME)));
+        return status(Err(fail(spec(Kind::Type, T::OptionName, T::BackoffNames, arg::NAME))));
     }
     let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max])
         .and_then(|[g, base, factor, max]| {
             let floor = if g == STEPPED { 0.0 } else { base };
-            let cap = bound(cap_tag, cap, "cap", floor, arg::CAP)?;
+            let cap = bound(cap_tag, cap, T::Cap, floor, arg::CAP)?;
             set(0, &[g, base, factor, max, cap]);
             set(rec::STEPS, &[0.0]);
             Ok(())
@@ -263,62 +259,55 @@ pub fn compile_curve(
 }
 
 /// An optional bound (`max` or `cap`): absent or `Infinity` is unbounded, else a duration >= `floor`.
-fn bound(tag: u32, x: f64, name: &'static str, floor: f64, a: u32) -> Checked<f64> {
+fn bound(tag: u32, x: f64, name: T, floor: f64, a: u32) -> Checked<f64> {
     if tag == UNDEFINED || (tag == NUMBER && x == f64::INFINITY) {
         return Ok(f64::INFINITY);
     }
-    let m = duration_option(tag, x, name, check::delay_ms, a, -1.0)?;
-    check::ceiling(m, floor).map_err(|e| fail(Kind::Range, name, e, a))
+    let m = ok(duration_option(tag, x, spec(Kind::Range, name, T::DelayMs, a), -1.0))?;
+    check::ceiling(m, floor).map_err(|_| fail(spec(Kind::Range, name, T::Ceiling, a)))
 }
 
 fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
-    let base_name = if fluent { "interval" } else { "base" };
+    let base_name = if fluent { T::Interval } else { T::Base };
     let [base_tag, steps_tag, growth_tag, factor_tag, max_tag] = tags;
     let [base, growth, factor, max] = x;
     if steps_tag != UNDEFINED {
         for (name, tag, a) in [
-            ("base", base_tag, arg::BASE),
-            ("growth", growth_tag, arg::GROWTH),
-            ("factor", factor_tag, arg::FACTOR),
-            ("max", max_tag, arg::MAX),
+            (T::Base, base_tag, arg::BASE),
+            (T::Growth, growth_tag, arg::GROWTH),
+            (T::Factor, factor_tag, arg::FACTOR),
+            (T::Max, max_tag, arg::MAX),
         ] {
             if tag != UNDEFINED {
-                return Err(fail(
-                    Kind::Type,
-                    name,
-                    "left out when steps are given (steps and curve options exclude each other)",
-                    a,
-                ));
+                return Err(fail(spec(Kind::Type, name, T::LeftOutWithSteps, a)));
             }
         }
         if steps_tag != ARRAY {
-            return Err(fail(Kind::Type, "steps", STEPS_EXPECTED, arg::STEPS));
+            return Err(fail(spec(Kind::Type, T::Steps, T::StepsExpected, arg::STEPS)));
         }
         return Ok([STEPPED, 0.0, 1.0, f64::INFINITY]);
     }
     if base_tag == UNDEFINED {
-        return Err(fail(Kind::Type, base_name, "given (or steps instead)", arg::BASE));
+        return Err(fail(spec(Kind::Type, base_name, T::GivenOrSteps, arg::BASE)));
     }
-    let base = duration_option(base_tag, base, base_name, check::delay_ms, arg::BASE, -1.0)?;
+    let base = ok(duration_option(base_tag, base, spec(Kind::Range, base_name, T::DelayMs, arg::BASE), -1.0))?;
     let growth = if growth_tag == UNDEFINED {
         Growth::Exponential
     } else {
         let known = if growth_tag == STRING && growth >= 0.0 { Growth::from_code(growth as u32) } else { None };
-        known.ok_or_else(|| fail(Kind::Type, "growth", "\"exponential\", \"linear\" or \"constant\"", arg::GROWTH))?
+        known.ok_or_else(|| fail(spec(Kind::Type, T::Growth, T::GrowthNames, arg::GROWTH)))?
     };
     let factor = if factor_tag == UNDEFINED {
         2.0
     } else {
-        number(factor_tag, factor, "factor", Kind::Range, check::factor, arg::FACTOR)?
+        ok(number(factor_tag, factor, spec(Kind::Range, T::Factor, T::FactorExpected, arg::FACTOR)))?
     };
     if growth != Growth::Exponential && factor_tag != UNDEFINED {
-        return Err(fail(Kind::Type, "factor", "left out unless growth is \"exponential\"", arg::FACTOR));
+        return Err(fail(spec(Kind::Type, T::Factor, T::FactorUnlessExponential, arg::FACTOR)));
     }
-    let max = bound(max_tag, max, "max", base, arg::MAX)?;
+    let max = bound(max_tag, max, T::Max, base, arg::MAX)?;
     Ok([f64::from(growth.code()), base, factor, max])
 }
-
-const STEPS_EXPECTED: &str = "a non-empty array of at most 1000 durations";
 
 /// Checks `steps.length` (a number, else `NaN`; a Proxy may lie: anything but a
 /// number in `[0, 2^32 - 1]` counts as 0): 1 to [`MAX_STEPS`] steps, else a
@@ -327,7 +316,7 @@ const STEPS_EXPECTED: &str = "a non-empty array of at most 1000 durations";
 pub fn compile_steps(length: f64) -> u32 {
     let len = array_length(length) as usize;
     if len == 0 || len > MAX_STEPS {
-        return status(Err(fail(Kind::Range, "steps", STEPS_EXPECTED, arg::STEPS)));
+        return status(Err(fail(spec(Kind::Range, T::Steps, T::StepsExpected, arg::STEPS))));
     }
     set(rec::STEPS, &[len as f64]);
     0
@@ -339,7 +328,7 @@ pub fn compile_steps(length: f64) -> u32 {
 #[wasm_bindgen(js_name = compileStep)]
 pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
     let i = index as usize;
-    let r = duration_option(tag, x, "steps", check::delay_ms, 0, f64::from(index));
+    let r = ok(duration_option(tag, x, spec(Kind::Range, T::Steps, T::DelayMs, 0), f64::from(index)));
     status(r.map(|ms| set(rec::HEADER + i.min(MAX_STEPS - 1), &[ms])))
 }
 
@@ -350,14 +339,14 @@ fn jitter_of_option(tag: u32, x: f64) -> Checked<Jitter> {
         return Ok(Jitter::None);
     }
     if tag == NUMBER {
-        let f = check::fraction(x).map_err(|_| fail(Kind::Range, "jitter", JITTER_EXPECTED, arg::JITTER))?;
+        let f = check::fraction(x).map_err(|_| fail(spec(Kind::Range, T::Jitter, T::JitterExpected, arg::JITTER)))?;
         return Ok(if f == 0.0 { Jitter::None } else { Jitter::Spread(f) });
     }
     match (tag, x) {
         (STRING, 3.0) => Ok(Jitter::Full),
         (STRING, 4.0) => Ok(Jitter::Equal),
         (STRING, 5.0) => Ok(Jitter::Decorrelated),
-        _ => Err(fail(Kind::Type, "jitter", JITTER_EXPECTED, arg::JITTER)),
+        _ => Err(fail(spec(Kind::Type, T::Jitter, T::JitterExpected, arg::JITTER))),
     }
 }
 
@@ -418,21 +407,19 @@ pub(crate) fn key_words(len: u32) -> [f64; 4] {
 fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f64)> {
     let [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag] = tags;
     let [free, jitter, attempts] = x;
-    let free =
-        if free_tag == UNDEFINED { 0.0 } else { number(free_tag, free, "free", Kind::Range, check::free, arg::FREE)? };
+    let free = if free_tag == UNDEFINED {
+        0.0
+    } else {
+        ok(number(free_tag, free, spec(Kind::Range, T::Free, T::FreeExpected, arg::FREE)))?
+    };
     let jitter = jitter_of_option(jitter_tag, jitter)?;
     if jitter == Jitter::Decorrelated {
         if get(rec::GROWTH) == STEPPED {
-            return Err(fail(
-                Kind::Type,
-                "jitter",
-                "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
-                arg::JITTER,
-            ));
+            return Err(fail(spec(Kind::Type, T::Jitter, T::DecorrelatedSteps, arg::JITTER)));
         }
         if !get(rec::MAX).min(get(rec::CAP)).is_finite() {
-            let (name, a) = if fluent { ("cap", arg::CAP) } else { ("max", arg::MAX) };
-            return Err(fail(Kind::Range, name, "set for \"decorrelated\" jitter (it needs a cap)", a));
+            let (name, a) = if fluent { (T::Cap, arg::CAP) } else { (T::Max, arg::MAX) };
+            return Err(fail(spec(Kind::Range, name, T::DecorrelatedCap, a)));
         }
     }
     if seed_tag != UNDEFINED {
@@ -440,13 +427,13 @@ fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f6
             return Err(seed_and_random(arg::SEED));
         }
         if seed_tag != STRING && seed_tag != NUMBER {
-            return Err(fail(Kind::Type, "seed", SEED_EXPECTED, arg::SEED));
+            return Err(fail(spec(Kind::Type, T::Seed, T::SeedExpected, arg::SEED)));
         }
     }
     let attempts = if attempts_tag == UNDEFINED {
         f64::NAN
     } else {
-        number(attempts_tag, attempts, "maxAttempts", Kind::Range, check::attempt_number, arg::ATTEMPTS)?
+        ok(number(attempts_tag, attempts, spec(Kind::Range, T::MaxAttempts, T::AttemptNumber, arg::ATTEMPTS)))?
     };
     Ok((free, jitter, attempts))
 }
@@ -467,5 +454,5 @@ fn random_kind(tag: u32, float_tag: u32, next_tag: u32) -> Checked<u32> {
             return Ok(source::NEXT);
         }
     }
-    Err(fail(Kind::Type, "random", RANDOM_EXPECTED, arg::RANDOM))
+    Err(fail(spec(Kind::Type, T::Random, T::RandomExpected, arg::RANDOM)))
 }

@@ -123,18 +123,167 @@ pub struct Failed;
 /// A check's result: the value, or [`Failed`] with the error recorded.
 pub type Checked<T> = Result<T, Failed>;
 
+/// Defines [`T`], the id of every option name and expected wording an error
+/// records, and [`TEXTS`], the wordings by id: a check names its error with one
+/// constant ([`spec`]) instead of four.
+macro_rules! texts {
+    ($($(#[$doc:meta])* $id:ident = $text:expr,)*) => {
+        /// The option names and expected wordings of errors ([`TEXTS`]).
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        #[repr(u32)]
+        pub enum T {
+            $($(#[$doc])* $id,)*
+        }
+        /// Every option name and expected wording, by [`T`].
+        static TEXTS: [&str; [$(T::$id),*].len()] = [$($text,)*];
+    };
+}
+
+texts! {
+    /// `"an option name"` (an unknown option).
+    OptionName = "an option name",
+    /// `"interval"`.
+    Interval = "interval",
+    /// `"base"`.
+    Base = "base",
+    /// `"growth"`.
+    Growth = "growth",
+    /// `"factor"`.
+    Factor = "factor",
+    /// `"max"`.
+    Max = "max",
+    /// `"cap"`.
+    Cap = "cap",
+    /// `"steps"`.
+    Steps = "steps",
+    /// `"free"`.
+    Free = "free",
+    /// `"jitter"`.
+    Jitter = "jitter",
+    /// `"seed"`.
+    Seed = "seed",
+    /// `"maxAttempts"`.
+    MaxAttempts = "maxAttempts",
+    /// `"random"`.
+    Random = "random",
+    /// `"attempt"`.
+    Attempt = "attempt",
+    /// `"options"`.
+    Options = "options",
+    /// `"baseDelayMs"`.
+    BaseDelayMs = "baseDelayMs",
+    /// `"maxDelayMs"`.
+    MaxDelayMs = "maxDelayMs",
+    /// `"state.seed"`.
+    StateSeed = "state.seed",
+    /// `"items"`.
+    Items = "items",
+    /// `"items.length"`.
+    ItemsLength = "items.length",
+    /// `"state.words"`.
+    StateWords = "state.words",
+    /// `"state.words.length"`.
+    StateWordsLength = "state.words.length",
+    /// `"min"`.
+    Min = "min",
+    /// [`check::ATTEMPT_NUMBER`] (also the check [`holds`] runs).
+    AttemptNumber = check::ATTEMPT_NUMBER,
+    /// [`check::SCHEDULE_ATTEMPTS`] (and its check).
+    ScheduleAttempts = check::SCHEDULE_ATTEMPTS,
+    /// [`check::NON_NEGATIVE`] (and its check).
+    NonNegative = check::NON_NEGATIVE,
+    /// [`check::SIGIL_JITTER`] (and its check).
+    SigilJitter = check::SIGIL_JITTER,
+    /// [`check::UNIT_DRAW`].
+    UnitDraw = check::UNIT_DRAW,
+    /// [`check::FACTOR`] (and its check).
+    FactorExpected = check::FACTOR,
+    /// [`check::FREE`] (and its check).
+    FreeExpected = check::FREE,
+    /// [`check::DELAY_MS`] (and its check).
+    DelayMs = check::DELAY_MS,
+    /// [`check::CEILING`].
+    Ceiling = check::CEILING,
+    /// `"a finite number"` (and `is_finite`, the check of `float`'s bounds).
+    Finite = "a finite number",
+    /// [`backoff::BACKOFF_NAMES`].
+    BackoffNames = backoff::BACKOFF_NAMES,
+    /// [`sigil::SIGIL_NAMES`].
+    SigilNames = sigil::SIGIL_NAMES,
+    /// `createBackoff`'s `jitter`.
+    JitterExpected = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
+    /// A raw draw of a `createBackoff` source.
+    UnitDrawSource = "a source of draws in [0, 1]",
+    /// A `float(min, max)` draw out of its range (two numbers).
+    FloatDraw = "a source whose float({}, {}) stays in that range",
+    /// `createBackoff`'s `random`.
+    RandomExpected = "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]",
+    /// `steps` and its length.
+    StepsExpected = "a non-empty array of at most 1000 durations",
+    /// A curve option together with `steps`.
+    LeftOutWithSteps = "left out when steps are given (steps and curve options exclude each other)",
+    /// A missing `base`.
+    GivenOrSteps = "given (or steps instead)",
+    /// `growth`.
+    GrowthNames = "\"exponential\", \"linear\" or \"constant\"",
+    /// `factor` with another growth.
+    FactorUnlessExponential = "left out unless growth is \"exponential\"",
+    /// Decorrelated jitter with steps.
+    DecorrelatedSteps = "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
+    /// Decorrelated jitter without a bound.
+    DecorrelatedCap = "set for \"decorrelated\" jitter (it needs a cap)",
+    /// `seed`: a string or a number.
+    SeedExpected = "a string or a number",
+    /// `seed` together with `random`.
+    SeedAndRandom = "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
+    /// Sigil's `options`.
+    ObjectOrUndefined = "an object or undefined",
+    /// A stored snapshot's `state.seed`.
+    FiniteSeed = "a string or a finite number",
+    /// `items`.
+    AnArray = "an array",
+    /// `pick`'s empty `items`.
+    NonEmptyArray = "a non-empty array",
+    /// `items.length` (two numbers).
+    IntegerFromTo = "an integer from {} to {}",
+    /// `state.words`.
+    WordsExpected = "an array of four unsigned 32-bit integers",
+    /// `state.words.length`.
+    Four = "4",
+    /// `state.words[i]`.
+    UnsignedWord = "an unsigned 32-bit integer",
+    /// `int`'s bounds.
+    SafeInteger = "a safe integer",
+    /// `int`'s `max` below `min`.
+    IntegerAtLeastMin = "an integer >= min",
+}
+
+/// One error's description as one number: its class, the index of the value
+/// to blame, the option name and the expected wording ([`T`]). Built from
+/// constants, it is one constant at each check.
+pub(crate) const fn spec(kind: Kind, option: T, expected: T, arg: u32) -> u32 {
+    kind as u32 | arg << 2 | (option as u32) << 6 | (expected as u32) << 13
+}
+
+/// The wording `id` (empty for an unknown id, which no [`spec`] makes).
+fn text_of(id: u32) -> &'static str {
+    TEXTS.get(id as usize).copied().unwrap_or("")
+}
+
+/// Records the error `spec` (class in its low two bits, unless `kind` overrides it).
 #[inline(never)]
-fn record(kind: Kind, option: &'static str, expected: &'static str, arg: u32, index: f64, numbers: [f64; 2]) -> Failed {
-    let [a, b] = numbers;
+fn record(spec: u32, index: f64, a: f64, b: f64) -> Failed {
+    let option = text_of(spec >> 6 & 0x7f);
+    let expected = text_of(spec >> 13 & 0x7f);
     SLOTS.with(|s| {
         let at = s.iter_mut().skip(ERR_KIND);
         let values = [
-            kind as u32 as f64,
+            f64::from(spec & 3),
             option.as_ptr() as u32 as f64,
             option.len() as f64,
             expected.as_ptr() as u32 as f64,
             expected.len() as f64,
-            f64::from(arg),
+            f64::from(spec >> 2 & 0xf),
             index,
             a,
             b,
@@ -144,28 +293,89 @@ fn record(kind: Kind, option: &'static str, expected: &'static str, arg: u32, in
     Failed
 }
 
-/// Records `<option> must be <expected>; received <value #arg>`.
+/// Records `<option> must be <expected>; received <value #arg>` ([`spec`]).
 #[inline(never)]
-pub(crate) fn fail(kind: Kind, option: &'static str, expected: &'static str, arg: u32) -> Failed {
-    record(kind, option, expected, arg, -1.0, [0.0; 2])
+pub(crate) fn fail(spec: u32) -> Failed {
+    record(spec, -1.0, 0.0, 0.0)
 }
 
 /// [`fail`] for element `index` of a list option (`steps[3]`).
 #[inline(never)]
-pub(crate) fn fail_at(kind: Kind, option: &'static str, expected: &'static str, arg: u32, index: f64) -> Failed {
-    record(kind, option, expected, arg, index, [0.0; 2])
+pub(crate) fn fail_at(spec: u32, index: f64) -> Failed {
+    record(spec, index, 0.0, 0.0)
 }
 
-/// [`fail`] with two numbers for the `{}` placeholders of `expected`.
+/// [`fail`] with two numbers for the `{}` placeholders of the expected wording.
 #[inline(never)]
-pub(crate) fn fail_with(
-    kind: Kind,
-    option: &'static str,
-    expected: &'static str,
-    arg: u32,
-    numbers: [f64; 2],
-) -> Failed {
-    record(kind, option, expected, arg, -1.0, numbers)
+pub(crate) fn fail_with(spec: u32, numbers: [f64; 2]) -> Failed {
+    let [a, b] = numbers;
+    record(spec, -1.0, a, b)
+}
+
+/// Whether `x` passes the check whose wording is `expected` (a [`T`] id): the
+/// `core::check` function of that wording.
+fn holds(expected: u32, x: f64) -> bool {
+    const ATTEMPT_NUMBER: u32 = T::AttemptNumber as u32;
+    const SCHEDULE_ATTEMPTS: u32 = T::ScheduleAttempts as u32;
+    const NON_NEGATIVE: u32 = T::NonNegative as u32;
+    const SIGIL_JITTER: u32 = T::SigilJitter as u32;
+    const FACTOR: u32 = T::FactorExpected as u32;
+    const FREE: u32 = T::FreeExpected as u32;
+    const DELAY_MS: u32 = T::DelayMs as u32;
+    const FINITE: u32 = T::Finite as u32;
+    match expected {
+        ATTEMPT_NUMBER => check::attempt_number(x).is_ok(),
+        SCHEDULE_ATTEMPTS => check::schedule_attempts(x).is_ok(),
+        NON_NEGATIVE => check::non_negative(x).is_ok(),
+        SIGIL_JITTER => check::sigil_jitter(x).is_ok(),
+        FACTOR => check::factor(x).is_ok(),
+        FREE => check::free(x).is_ok(),
+        DELAY_MS => check::delay_ms(x).is_ok(),
+        FINITE => x.is_finite(),
+        _ => false,
+    }
+}
+
+/// A number checked by the check of `spec`'s wording ([`holds`]): the number, or
+/// NaN with the error recorded (no check passes NaN). A non-number is a
+/// TypeError (SigilError for Sigil), a bad number the class of `spec`.
+#[inline(never)]
+pub(crate) fn number(tag: u32, x: f64, spec: u32) -> f64 {
+    if tag != NUMBER {
+        let k = if spec & 3 == Kind::Sigil as u32 { Kind::Sigil } else { Kind::Type };
+        let _ = fail(spec & !3 | k as u32);
+        return f64::NAN;
+    }
+    checked(x, spec, -1.0)
+}
+
+/// `x` when it passes the check of `spec`'s wording, else NaN with the error recorded.
+fn checked(x: f64, spec: u32, index: f64) -> f64 {
+    if holds(spec >> 13 & 0x7f, x) {
+        return x;
+    }
+    let _ = fail_at(spec, index);
+    f64::NAN
+}
+
+/// A `DurationInput` option as ms, checked by the check of `spec`'s wording: for
+/// a string `x` is its parse result (`NaN` when it is not a duration), for a
+/// number the number; any other type is a TypeError, a bad value a RangeError
+/// (`spec`'s class is ignored). NaN with the error recorded.
+#[inline(never)]
+pub(crate) fn duration_option(tag: u32, x: f64, spec: u32, index: f64) -> f64 {
+    let spec = spec & !3;
+    if tag != STRING && tag != NUMBER {
+        let _ = fail_at(spec | Kind::Type as u32, index);
+        return f64::NAN;
+    }
+    checked(x, spec | Kind::Range as u32, index)
+}
+
+/// The result of [`number`] or [`duration_option`] as a [`Checked`] (NaN: failed).
+#[inline(always)]
+pub(crate) fn ok(x: f64) -> Checked<f64> {
+    if x.is_nan() { Err(Failed) } else { Ok(x) }
 }
 
 /// 0 for success, 1 when an error was recorded.
@@ -173,53 +383,7 @@ pub(crate) fn status(r: Checked<()>) -> u32 {
     u32::from(r.is_err())
 }
 
-/// A number, checked by `f`; a non-number is a TypeError (SigilError for
-/// Sigil) with what `f` expects.
-#[inline(never)]
-pub(crate) fn number(
-    tag: u32,
-    x: f64,
-    option: &'static str,
-    kind: Kind,
-    f: fn(f64) -> Result<f64, check::Expected>,
-    arg: u32,
-) -> Checked<f64> {
-    if tag != NUMBER {
-        let expected = f(f64::NAN).err().unwrap_or("a number");
-        let k = if kind == Kind::Sigil { Kind::Sigil } else { Kind::Type };
-        return Err(fail(k, option, expected, arg));
-    }
-    f(x).map_err(|e| fail(kind, option, e, arg))
-}
-
-/// A `DurationInput` option as ms, validated by `f`: for a string `x` is its
-/// parse result (`NaN` when it is not a duration), for a number the number;
-/// any other type is a TypeError, a bad value a RangeError.
-#[inline(never)]
-pub(crate) fn duration_option(
-    tag: u32,
-    x: f64,
-    option: &'static str,
-    f: fn(f64) -> Result<f64, check::Expected>,
-    arg: u32,
-    index: f64,
-) -> Checked<f64> {
-    if tag != STRING && tag != NUMBER {
-        let expected = f(f64::NAN).err().unwrap_or("a duration");
-        return Err(fail_at(Kind::Type, option, expected, arg, index));
-    }
-    f(x).map_err(|e| fail_at(Kind::Range, option, e, arg, index))
-}
-
-/// `seed` must be a string or a number (`String(seed)` is hashed).
-pub(crate) const SEED_EXPECTED: &str = "a string or a number";
-
-/// The TypeError for `seed` together with `random`.
+/// The TypeError for `seed` together with `random` (value `arg`).
 pub(crate) fn seed_and_random(arg: u32) -> Failed {
-    fail(
-        Kind::Type,
-        "seed",
-        "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
-        arg,
-    )
+    fail(spec(Kind::Type, T::Seed, T::SeedAndRandom, arg))
 }

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{Checked, Kind, SEED_EXPECTED, Static, fail, fail_at, number, status, tags::*};
+use super::{Checked, Kind, Static, T, fail, fail_at, number, ok, spec, status, tags::*};
 use crate::core::{
     check,
     rng::{Draw, SeedHash, Sfc32, int_between, scale},
@@ -27,8 +27,8 @@ pub fn check_seed(which: u32, tag: u32, x: f64) -> u32 {
     if tag == STRING || (tag == NUMBER && (any_number || x.is_finite())) {
         return 0;
     }
-    let option = if which == SEED_OF_CREATE { "seed" } else { "state.seed" };
-    let _ = fail(Kind::Type, option, if any_number { SEED_EXPECTED } else { "a string or a finite number" }, 0);
+    let option = if which == SEED_OF_CREATE { T::Seed } else { T::StateSeed };
+    let _ = fail(spec(Kind::Type, option, if any_number { T::SeedExpected } else { T::FiniteSeed }, 0));
     1
 }
 
@@ -40,15 +40,15 @@ pub fn check_seed(which: u32, tag: u32, x: f64) -> u32 {
 #[wasm_bindgen(js_name = checkItems)]
 pub fn check_items(shuffle: u32, tag: u32, length: f64) -> u32 {
     let r = if tag != ARRAY {
-        Err(fail(Kind::Type, "items", "an array", 0))
+        Err(fail(spec(Kind::Type, T::Items, T::AnArray, 0)))
     } else if shuffle == 0 && length == 0.0 {
-        Err(fail(Kind::Range, "items", "a non-empty array", 0))
+        Err(fail(spec(Kind::Range, T::Items, T::NonEmptyArray, 0)))
     } else {
         let (min, max) = if shuffle == 0 { (1.0, check::MAX_ARRAY_LENGTH) } else { (0.0, check::MAX_SHUFFLE_ITEMS) };
         if check::item_count(length, min, max) {
             Ok(())
         } else {
-            Err(super::fail_with(Kind::Range, "items.length", "an integer from {} to {}", 1, [min, max]))
+            Err(super::fail_with(spec(Kind::Range, T::ItemsLength, T::IntegerFromTo, 1), [min, max]))
         }
     };
     status(r)
@@ -102,8 +102,6 @@ pub fn stream_next() -> f64 {
     CURRENT.with(|g| g.next())
 }
 
-const WORDS_EXPECTED: &str = "an array of four unsigned 32-bit integers";
-
 /// Checks `state.words` (value 0) of `restoreRandom` and `RANDOM_STATE_SCHEMA`
 /// before its elements are read: an array (TypeError) whose `length` (value 1,
 /// `NaN` when it is not a number) is 4 (RangeError naming `state.words.length`).
@@ -115,10 +113,10 @@ pub fn check_words(tag: u32, length: f64) -> u32 {
 
 fn words(tag: u32, length: f64) -> Checked<()> {
     if tag != ARRAY {
-        return Err(fail(Kind::Type, "state.words", WORDS_EXPECTED, 0));
+        return Err(fail(spec(Kind::Type, T::StateWords, T::WordsExpected, 0)));
     }
     if length != 4.0 {
-        return Err(fail(Kind::Range, "state.words.length", "4", 1));
+        return Err(fail(spec(Kind::Range, T::StateWordsLength, T::Four, 1)));
     }
     Ok(())
 }
@@ -127,32 +125,31 @@ fn words(tag: u32, length: f64) -> Checked<()> {
 /// number, TypeError for a non-number). 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = checkWord)]
 pub fn check_word(i: u32, tag: u32, x: f64) -> u32 {
-    const EXPECTED: &str = "an unsigned 32-bit integer";
     if tag != NUMBER {
-        return status(Err(fail_at(Kind::Type, "state.words", EXPECTED, 0, f64::from(i))));
+        return status(Err(fail_at(spec(Kind::Type, T::StateWords, T::UnsignedWord, 0), f64::from(i))));
     }
     if x.trunc() == x && (0.0..=4_294_967_295.0).contains(&x) {
         return 0;
     }
-    status(Err(fail_at(Kind::Range, "state.words", EXPECTED, 0, f64::from(i))))
+    status(Err(fail_at(spec(Kind::Range, T::StateWords, T::UnsignedWord, 0), f64::from(i))))
 }
 
 /// A bound of `Random.int`: a safe integer. Anything else, a non-number
 /// included, is a RangeError, as `@sdxc/random`'s `Number.isSafeInteger` check throws.
-fn safe_integer(tag: u32, x: f64, option: &'static str, arg: u32) -> Checked<f64> {
+fn safe_integer(tag: u32, x: f64, option: T, arg: u32) -> Checked<f64> {
     if tag == NUMBER && x.trunc() == x && x.abs() <= check::MAX_SAFE_INTEGER {
         Ok(x)
     } else {
-        Err(fail(Kind::Range, option, "a safe integer", arg))
+        Err(fail(spec(Kind::Range, option, T::SafeInteger, arg)))
     }
 }
 
 /// Validates `int(min, max)` bounds (values 0 and 1): safe integers with `max >= min`.
 #[wasm_bindgen(js_name = checkIntBounds)]
 pub fn check_int_bounds(min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32 {
-    let r = safe_integer(min_tag, min, "min", 0).and_then(|lo| {
-        let hi = safe_integer(max_tag, max, "max", 1)?;
-        if hi < lo { Err(fail(Kind::Range, "max", "an integer >= min", 1)) } else { Ok(()) }
+    let r = safe_integer(min_tag, min, T::Min, 0).and_then(|lo| {
+        let hi = safe_integer(max_tag, max, T::Max, 1)?;
+        if hi < lo { Err(fail(spec(Kind::Range, T::Max, T::IntegerAtLeastMin, 1))) } else { Ok(()) }
     });
     status(r)
 }
@@ -166,11 +163,8 @@ pub fn int_between_js(min: f64, max: f64, r: f64) -> f64 {
 /// Validates `float(min, max)` bounds (values 0 and 1): finite numbers.
 #[wasm_bindgen(js_name = checkFloatBounds)]
 pub fn check_float_bounds(min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32 {
-    fn finite(x: f64) -> Result<f64, check::Expected> {
-        if x.is_finite() { Ok(x) } else { Err("a finite number") }
-    }
-    let r = number(min_tag, min, "min", Kind::Range, finite, 0)
-        .and_then(|_| number(max_tag, max, "max", Kind::Range, finite, 1))
+    let r = ok(number(min_tag, min, spec(Kind::Range, T::Min, T::Finite, 0)))
+        .and_then(|_| ok(number(max_tag, max, spec(Kind::Range, T::Max, T::Finite, 1))))
         .map(|_| ());
     status(r)
 }
@@ -185,5 +179,5 @@ pub fn float_between_js(min: f64, max: f64, r: f64) -> f64 {
 /// schedule: RangeError above a million waits (see `check::MAX_SCHEDULE_ATTEMPTS`).
 #[wasm_bindgen(js_name = checkScheduleAttempts)]
 pub fn check_schedule_attempts(n: f64) -> u32 {
-    status(check::schedule_attempts(n).map(|_| ()).map_err(|e| fail(Kind::Range, "maxAttempts", e, 0)))
+    status(check::schedule_attempts(n).map(|_| ()).map_err(|_| fail(spec(Kind::Range, T::MaxAttempts, T::ScheduleAttempts, 0))))
 }

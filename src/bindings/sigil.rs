@@ -5,13 +5,13 @@
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Kind, SEED_EXPECTED,
+    Checked, Kind, T,
     backoff::{key_words, rec, set, source},
-    fail, is_object, number, put, seed_and_random,
+    fail, is_object, number, ok, put, seed_and_random, spec,
     tags::*,
 };
 use crate::core::{
-    SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, check,
+    SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS,
     curve::{Growth, Jitter},
 };
 
@@ -64,22 +64,22 @@ pub fn sigil(
         let attempt = if schedule {
             1.0
         } else {
-            number(attempt_tag, attempt, "attempt", sigil, check::attempt_number, SIGIL_ATTEMPT)?
+            ok(number(attempt_tag, attempt, spec(sigil, T::Attempt, T::AttemptNumber, SIGIL_ATTEMPT)))?
         };
         if options_tag != UNDEFINED && !is_object(options_tag) {
-            return Err(fail(sigil, "options", "an object or undefined", SIGIL_OPTIONS));
+            return Err(fail(spec(sigil, T::Options, T::ObjectOrUndefined, SIGIL_OPTIONS)));
         }
         if unknown {
-            return Err(fail(sigil, "an option name", SIGIL_NAMES, SIGIL_NAME));
+            return Err(fail(spec(sigil, T::OptionName, T::SigilNames, SIGIL_NAME)));
         }
         let (t, x) = or_default(base_tag, base, SIGIL_BASE_DELAY_MS);
-        let base = number(t, x, "baseDelayMs", sigil, check::non_negative, SIGIL_BASE)?;
+        let base = ok(number(t, x, spec(sigil, T::BaseDelayMs, T::NonNegative, SIGIL_BASE)))?;
         let (t, x) = or_default(max_tag, max, SIGIL_MAX_DELAY_MS);
-        let max = number(t, x, "maxDelayMs", sigil, check::non_negative, SIGIL_MAX)?;
+        let max = ok(number(t, x, spec(sigil, T::MaxDelayMs, T::NonNegative, SIGIL_MAX)))?;
         let (t, x) = or_default(jitter_tag, jitter, 0.0);
-        let jitter = number(t, x, "jitter", sigil, check::sigil_jitter, SIGIL_JITTER)?;
+        let jitter = ok(number(t, x, spec(sigil, T::Jitter, T::SigilJitter, SIGIL_JITTER)))?;
         if random_tag != UNDEFINED && random_tag != FUNCTION {
-            return Err(fail(sigil, "random", check::unit_draw(f64::NAN).err().unwrap_or(""), SIGIL_RANDOM));
+            return Err(fail(spec(sigil, T::Random, T::UnitDraw, SIGIL_RANDOM)));
         }
         let keyed = seed_tag != UNDEFINED;
         if keyed {
@@ -87,12 +87,12 @@ pub fn sigil(
                 return Err(seed_and_random(SIGIL_SEED));
             }
             if seed_tag != STRING && seed_tag != NUMBER {
-                return Err(fail(sigil, "seed", SEED_EXPECTED, SIGIL_SEED));
+                return Err(fail(spec(sigil, T::Seed, T::SeedExpected, SIGIL_SEED)));
             }
         }
         let attempts = if schedule {
             let (t, x) = or_default(attempts_tag, attempts, f64::from(SIGIL_MAX_ATTEMPTS));
-            number(t, x, "maxAttempts", sigil, check::schedule_attempts, SIGIL_ATTEMPTS)?
+            ok(number(t, x, spec(sigil, T::MaxAttempts, T::ScheduleAttempts, SIGIL_ATTEMPTS)))?
         } else {
             f64::NAN
         };

@@ -9,13 +9,33 @@ pub type Expected = &'static str;
 /// `Number.MAX_SAFE_INTEGER` (2^53 - 1).
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// [`attempt_number`]'s wording.
+pub const ATTEMPT_NUMBER: Expected = "an integer >= 1";
+/// [`schedule_attempts`]'s wording.
+pub const SCHEDULE_ATTEMPTS: Expected =
+    "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)";
+/// [`non_negative`]'s wording.
+pub const NON_NEGATIVE: Expected = "a non-negative number";
+/// [`sigil_jitter`]'s wording.
+pub const SIGIL_JITTER: Expected = "0 (no jitter) or a number in (0, 1]";
+/// [`unit_draw`]'s wording.
+pub const UNIT_DRAW: Expected = "a function returning numbers in [0, 1]";
+/// [`factor`]'s wording.
+pub const FACTOR: Expected = "a finite number >= 1";
+/// [`free`]'s wording.
+pub const FREE: Expected = "a non-negative safe integer";
+/// [`delay_ms`]'s wording.
+pub const DELAY_MS: Expected = "a non-negative finite duration (ms, or text such as \"5 seconds\")";
+/// [`ceiling`]'s wording.
+pub const CEILING: Expected = "a duration >= base";
+
 fn is_integer(x: f64) -> bool {
     x.is_finite() && x.trunc() == x
 }
 
 /// A retry or attempt number: an integer `>= 1` (any size).
 pub fn attempt_number(x: f64) -> Result<f64, Expected> {
-    if is_integer(x) && x >= 1.0 { Ok(x) } else { Err("an integer >= 1") }
+    if is_integer(x) && x >= 1.0 { Ok(x) } else { Err(ATTEMPT_NUMBER) }
 }
 
 /// The most attempts a materialised schedule (`retrySchedule`, `schedule()`,
@@ -43,23 +63,23 @@ pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
     if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS {
         Ok(x)
     } else {
-        Err("an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)")
+        Err(SCHEDULE_ATTEMPTS)
     }
 }
 
 /// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
 pub fn non_negative(x: f64) -> Result<f64, Expected> {
-    if x >= 0.0 { Ok(x) } else { Err("a non-negative number") }
+    if x >= 0.0 { Ok(x) } else { Err(NON_NEGATIVE) }
 }
 
 /// Sigil's jitter: 0 (off) or a fraction in `(0, 1]`.
 pub fn sigil_jitter(x: f64) -> Result<f64, Expected> {
-    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("0 (no jitter) or a number in (0, 1]") }
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(SIGIL_JITTER) }
 }
 
 /// A random draw handed back by a user's `random()`: a number in `[0, 1]`.
 pub fn unit_draw(x: f64) -> Result<f64, Expected> {
-    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("a function returning numbers in [0, 1]") }
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(UNIT_DRAW) }
 }
 
 /// A ± jitter fraction in `[0, 1]`.
@@ -69,12 +89,12 @@ pub fn fraction(x: f64) -> Result<f64, Expected> {
 
 /// An exponential factor: finite and `>= 1`.
 pub fn factor(x: f64) -> Result<f64, Expected> {
-    if x.is_finite() && x >= 1.0 { Ok(x) } else { Err("a finite number >= 1") }
+    if x.is_finite() && x >= 1.0 { Ok(x) } else { Err(FACTOR) }
 }
 
 /// A count of free attempts: a non-negative safe integer.
 pub fn free(x: f64) -> Result<f64, Expected> {
-    if is_integer(x) && (0.0..=MAX_SAFE_INTEGER).contains(&x) { Ok(x) } else { Err("a non-negative safe integer") }
+    if is_integer(x) && (0.0..=MAX_SAFE_INTEGER).contains(&x) { Ok(x) } else { Err(FREE) }
 }
 
 /// A delay in ms: finite and `>= 0` (a duration that parsed to a negative or
@@ -83,13 +103,13 @@ pub fn delay_ms(x: f64) -> Result<f64, Expected> {
     if x.is_finite() && x >= 0.0 {
         Ok(x)
     } else {
-        Err("a non-negative finite duration (ms, or text such as \"5 seconds\")")
+        Err(DELAY_MS)
     }
 }
 
 /// A ceiling in ms: `>= base`; `Infinity` means unbounded.
 pub fn ceiling(max: f64, base: f64) -> Result<f64, Expected> {
-    if max >= base && max >= 0.0 { Ok(max) } else { Err("a duration >= base") }
+    if max >= base && max >= 0.0 { Ok(max) } else { Err(CEILING) }
 }
 
 #[cfg(test)]
