@@ -11,8 +11,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Kind, Static, T, duration_option, fail, fail_with, number, ok, put, seed_and_random, spec, status,
-    tags::*,
+    Checked, Kind, Static, T, duration_option, fail, fail_with, number, ok, put, seed_and_random, spec, status, tags::*,
 };
 use crate::core::{
     check,
@@ -22,8 +21,7 @@ use crate::core::{
 };
 
 /// `createBackoff`'s option names; the expected text of an unknown one.
-pub const BACKOFF_NAMES: &str = "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts";
-
+pub const BACKOFF_NAMES: &str = crate::core::wording::text(T::BackoffNames);
 
 pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
 

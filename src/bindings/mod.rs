@@ -36,7 +36,10 @@ use core::cell::UnsafeCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::core::check;
+use crate::core::{
+    check,
+    wording::{ALL, T, span},
+};
 
 /// A `static` the single wasm thread mutates (wasm32-unknown-unknown without
 /// atomics has one thread, and no export runs JS code while it holds a reference).
@@ -123,141 +126,6 @@ pub struct Failed;
 /// A check's result: the value, or [`Failed`] with the error recorded.
 pub type Checked<T> = Result<T, Failed>;
 
-/// Defines [`T`], the id of every option name and expected wording an error
-/// records, and [`TEXTS`], the wordings by id: a check names its error with one
-/// constant ([`spec`]) instead of four.
-macro_rules! texts {
-    ($($(#[$doc:meta])* $id:ident = $text:expr,)*) => {
-        /// The option names and expected wordings of errors ([`TEXTS`]).
-        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-        #[repr(u32)]
-        pub enum T {
-            $($(#[$doc])* $id,)*
-        }
-        /// Every option name and expected wording, by [`T`].
-        static TEXTS: [&str; [$(T::$id),*].len()] = [$($text,)*];
-    };
-}
-
-texts! {
-    /// `"an option name"` (an unknown option).
-    OptionName = "an option name",
-    /// `"interval"`.
-    Interval = "interval",
-    /// `"base"`.
-    Base = "base",
-    /// `"growth"`.
-    Growth = "growth",
-    /// `"factor"`.
-    Factor = "factor",
-    /// `"max"`.
-    Max = "max",
-    /// `"cap"`.
-    Cap = "cap",
-    /// `"steps"`.
-    Steps = "steps",
-    /// `"free"`.
-    Free = "free",
-    /// `"jitter"`.
-    Jitter = "jitter",
-    /// `"seed"`.
-    Seed = "seed",
-    /// `"maxAttempts"`.
-    MaxAttempts = "maxAttempts",
-    /// `"random"`.
-    Random = "random",
-    /// `"attempt"`.
-    Attempt = "attempt",
-    /// `"options"`.
-    Options = "options",
-    /// `"baseDelayMs"`.
-    BaseDelayMs = "baseDelayMs",
-    /// `"maxDelayMs"`.
-    MaxDelayMs = "maxDelayMs",
-    /// `"state.seed"`.
-    StateSeed = "state.seed",
-    /// `"items"`.
-    Items = "items",
-    /// `"items.length"`.
-    ItemsLength = "items.length",
-    /// `"state.words"`.
-    StateWords = "state.words",
-    /// `"state.words.length"`.
-    StateWordsLength = "state.words.length",
-    /// `"min"`.
-    Min = "min",
-    /// [`check::ATTEMPT_NUMBER`] (also the check [`holds`] runs).
-    AttemptNumber = check::ATTEMPT_NUMBER,
-    /// [`check::SCHEDULE_ATTEMPTS`] (and its check).
-    ScheduleAttempts = check::SCHEDULE_ATTEMPTS,
-    /// [`check::NON_NEGATIVE`] (and its check).
-    NonNegative = check::NON_NEGATIVE,
-    /// [`check::SIGIL_JITTER`] (and its check).
-    SigilJitter = check::SIGIL_JITTER,
-    /// [`check::UNIT_DRAW`].
-    UnitDraw = check::UNIT_DRAW,
-    /// [`check::FACTOR`] (and its check).
-    FactorExpected = check::FACTOR,
-    /// [`check::FREE`] (and its check).
-    FreeExpected = check::FREE,
-    /// [`check::DELAY_MS`] (and its check).
-    DelayMs = check::DELAY_MS,
-    /// [`check::CEILING`].
-    Ceiling = check::CEILING,
-    /// `"a finite number"` (and `is_finite`, the check of `float`'s bounds).
-    Finite = "a finite number",
-    /// [`backoff::BACKOFF_NAMES`].
-    BackoffNames = backoff::BACKOFF_NAMES,
-    /// [`sigil::SIGIL_NAMES`].
-    SigilNames = sigil::SIGIL_NAMES,
-    /// `createBackoff`'s `jitter`.
-    JitterExpected = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
-    /// A raw draw of a `createBackoff` source.
-    UnitDrawSource = "a source of draws in [0, 1]",
-    /// A `float(min, max)` draw out of its range (two numbers).
-    FloatDraw = "a source whose float({}, {}) stays in that range",
-    /// `createBackoff`'s `random`.
-    RandomExpected = "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]",
-    /// `steps` and its length.
-    StepsExpected = "a non-empty array of at most 1000 durations",
-    /// A curve option together with `steps`.
-    LeftOutWithSteps = "left out when steps are given (steps and curve options exclude each other)",
-    /// A missing `base`.
-    GivenOrSteps = "given (or steps instead)",
-    /// `growth`.
-    GrowthNames = "\"exponential\", \"linear\" or \"constant\"",
-    /// `factor` with another growth.
-    FactorUnlessExponential = "left out unless growth is \"exponential\"",
-    /// Decorrelated jitter with steps.
-    DecorrelatedSteps = "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
-    /// Decorrelated jitter without a bound.
-    DecorrelatedCap = "set for \"decorrelated\" jitter (it needs a cap)",
-    /// `seed`: a string or a number.
-    SeedExpected = "a string or a number",
-    /// `seed` together with `random`.
-    SeedAndRandom = "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
-    /// Sigil's `options`.
-    ObjectOrUndefined = "an object or undefined",
-    /// A stored snapshot's `state.seed`.
-    FiniteSeed = "a string or a finite number",
-    /// `items`.
-    AnArray = "an array",
-    /// `pick`'s empty `items`.
-    NonEmptyArray = "a non-empty array",
-    /// `items.length` (two numbers).
-    IntegerFromTo = "an integer from {} to {}",
-    /// `state.words`.
-    WordsExpected = "an array of four unsigned 32-bit integers",
-    /// `state.words.length`.
-    Four = "4",
-    /// `state.words[i]`.
-    UnsignedWord = "an unsigned 32-bit integer",
-    /// `int`'s bounds.
-    SafeInteger = "a safe integer",
-    /// `int`'s `max` below `min`.
-    IntegerAtLeastMin = "an integer >= min",
-}
-
 /// One error's description as one number: its class, the index of the value
 /// to blame, the option name and the expected wording ([`T`]). Built from
 /// constants, it is one constant at each check.
@@ -265,29 +133,21 @@ pub(crate) const fn spec(kind: Kind, option: T, expected: T, arg: u32) -> u32 {
     kind as u32 | arg << 2 | (option as u32) << 6 | (expected as u32) << 13
 }
 
-/// The wording `id` (empty for an unknown id, which no [`spec`] makes).
-fn text_of(id: u32) -> &'static str {
-    TEXTS.get(id as usize).copied().unwrap_or("")
+/// The address and byte length of wording `id` (`core::wording`).
+pub(crate) fn text_of(id: u32) -> [f64; 2] {
+    let (start, end) = span(id as usize);
+    [(ALL.as_ptr() as usize + start) as u32 as f64, (end - start) as f64]
 }
 
 /// Records the error `spec` (class in its low two bits, unless `kind` overrides it).
 #[inline(never)]
 fn record(spec: u32, index: f64, a: f64, b: f64) -> Failed {
-    let option = text_of(spec >> 6 & 0x7f);
-    let expected = text_of(spec >> 13 & 0x7f);
+    let [option, option_len] = text_of(spec >> 6 & 0x7f);
+    let [expected, expected_len] = text_of(spec >> 13 & 0x7f);
     SLOTS.with(|s| {
         let at = s.iter_mut().skip(ERR_KIND);
-        let values = [
-            f64::from(spec & 3),
-            option.as_ptr() as u32 as f64,
-            option.len() as f64,
-            expected.as_ptr() as u32 as f64,
-            expected.len() as f64,
-            f64::from(spec >> 2 & 0xf),
-            index,
-            a,
-            b,
-        ];
+        let values =
+            [f64::from(spec & 3), option, option_len, expected, expected_len, f64::from(spec >> 2 & 0xf), index, a, b];
         at.zip(values).for_each(|(slot, v)| *slot = v);
     });
     Failed

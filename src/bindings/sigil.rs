@@ -16,7 +16,7 @@ use crate::core::{
 };
 
 /// Sigil's option names; the expected text of an unknown one.
-pub const SIGIL_NAMES: &str = "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts";
+pub const SIGIL_NAMES: &str = crate::core::wording::text(T::SigilNames);
 
 use crate::boundary::sigil_arg::{
     ATTEMPT as SIGIL_ATTEMPT, ATTEMPTS as SIGIL_ATTEMPTS, BASE as SIGIL_BASE, JITTER as SIGIL_JITTER, MAX as SIGIL_MAX,
@@ -118,6 +118,6 @@ pub fn sigil(
 /// `surface` 0 = Sigil, 1 = `createBackoff`. The wrapper reads it once.
 #[wasm_bindgen(js_name = optionNames)]
 pub fn option_names(surface: u32) {
-    let list = if surface == crate::boundary::surface::SIGIL { SIGIL_NAMES } else { super::backoff::BACKOFF_NAMES };
-    put(&[list.as_ptr() as u32 as f64, list.len() as f64]);
+    let list = if surface == crate::boundary::surface::SIGIL { T::SigilNames } else { T::BackoffNames };
+    put(&super::text_of(list as u32));
 }

@@ -3,6 +3,8 @@
 //! name, the value received and the error class (RangeError, TypeError or
 //! SigilError). Type checks (is it a number at all?) happen at the boundary.
 
+use super::wording::{T, text};
+
 /// What an option must be, for error messages: `"<option> must be <Expected>"`.
 pub type Expected = &'static str;
 
@@ -10,24 +12,23 @@ pub type Expected = &'static str;
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// [`attempt_number`]'s wording.
-pub const ATTEMPT_NUMBER: Expected = "an integer >= 1";
+pub const ATTEMPT_NUMBER: Expected = text(T::AttemptNumber);
 /// [`schedule_attempts`]'s wording.
-pub const SCHEDULE_ATTEMPTS: Expected =
-    "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)";
+pub const SCHEDULE_ATTEMPTS: Expected = text(T::ScheduleAttempts);
 /// [`non_negative`]'s wording.
-pub const NON_NEGATIVE: Expected = "a non-negative number";
+pub const NON_NEGATIVE: Expected = text(T::NonNegative);
 /// [`sigil_jitter`]'s wording.
-pub const SIGIL_JITTER: Expected = "0 (no jitter) or a number in (0, 1]";
+pub const SIGIL_JITTER: Expected = text(T::SigilJitter);
 /// [`unit_draw`]'s wording.
-pub const UNIT_DRAW: Expected = "a function returning numbers in [0, 1]";
+pub const UNIT_DRAW: Expected = text(T::UnitDraw);
 /// [`factor`]'s wording.
-pub const FACTOR: Expected = "a finite number >= 1";
+pub const FACTOR: Expected = text(T::FactorExpected);
 /// [`free`]'s wording.
-pub const FREE: Expected = "a non-negative safe integer";
+pub const FREE: Expected = text(T::FreeExpected);
 /// [`delay_ms`]'s wording.
-pub const DELAY_MS: Expected = "a non-negative finite duration (ms, or text such as \"5 seconds\")";
+pub const DELAY_MS: Expected = text(T::DelayMs);
 /// [`ceiling`]'s wording.
-pub const CEILING: Expected = "a duration >= base";
+pub const CEILING: Expected = text(T::Ceiling);
 
 fn is_integer(x: f64) -> bool {
     x.is_finite() && x.trunc() == x
@@ -60,11 +61,7 @@ pub fn item_count(n: f64, min: f64, max: f64) -> bool {
 
 /// `maxAttempts` for a materialised schedule: an integer in `[1, 1_000_001]`.
 pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
-    if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS {
-        Ok(x)
-    } else {
-        Err(SCHEDULE_ATTEMPTS)
-    }
+    if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS { Ok(x) } else { Err(SCHEDULE_ATTEMPTS) }
 }
 
 /// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
@@ -100,11 +97,7 @@ pub fn free(x: f64) -> Result<f64, Expected> {
 /// A delay in ms: finite and `>= 0` (a duration that parsed to a negative or
 /// overflowing number is rejected here).
 pub fn delay_ms(x: f64) -> Result<f64, Expected> {
-    if x.is_finite() && x >= 0.0 {
-        Ok(x)
-    } else {
-        Err(DELAY_MS)
-    }
+    if x.is_finite() && x >= 0.0 { Ok(x) } else { Err(DELAY_MS) }
 }
 
 /// A ceiling in ms: `>= base`; `Infinity` means unbounded.

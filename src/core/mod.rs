@@ -6,6 +6,7 @@
 //! - [`policy`]: the compiled policy, where every delay is composed;
 //! - [`duration`]: duration text (docs/API.md section 4);
 //! - [`check`]: option validation shared by every surface;
+//! - [`wording`]: every option name and expected wording of an error, by id;
 //! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
 
 pub mod check;
@@ -15,6 +16,7 @@ pub mod http_date;
 pub mod policy;
 pub mod pow;
 pub mod rng;
+pub mod wording;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod props;

@@ -1,0 +1,180 @@
+//! Every option name and expected wording of an error, as one string ([`ALL`])
+//! and the end of each in it ([`ENDS`]), by id ([`T`]): `core::check`'s wordings
+//! are slices of it ([`text`]), and the wasm boundary names an error with ids, so
+//! a check there costs one constant, and each wording a two-byte end, instead
+//! of an address and a length at every check and in every table.
+
+/// Defines [`T`], [`ALL`] and [`ENDS`] from a list of `id = "wording"` rows.
+macro_rules! texts {
+    ($($(#[$doc:meta])* $id:ident = $text:literal,)*) => {
+        /// The ids of the option names and expected wordings of errors ([`text`]).
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        #[repr(u32)]
+        pub enum T {
+            $($(#[$doc])* $id,)*
+        }
+        /// Every wording, one after another, in the order of [`T`].
+        pub const ALL: &str = concat!($($text,)*);
+        /// Where wording `i` ends in [`ALL`] (it starts where `i - 1` ends).
+        pub static ENDS: [u16; [$(T::$id),*].len()] = {
+            let lens = [$($text.len(),)*];
+            let mut ends = [0u16; [$(T::$id),*].len()];
+            let (mut i, mut at) = (0, 0);
+            while i < lens.len() {
+                at += lens[i];
+                assert!(at <= u16::MAX as usize);
+                ends[i] = at as u16;
+                i += 1;
+            }
+            ends
+        };
+    };
+}
+
+/// Wording `t`: its slice of [`ALL`].
+pub const fn text(t: T) -> &'static str {
+    let (start, end) = span(t as usize);
+    ALL.split_at(end).0.split_at(start).1
+}
+
+/// Where wording `i` starts and ends in [`ALL`] (`(0, 0)` for an id out of range).
+pub const fn span(i: usize) -> (usize, usize) {
+    if i >= ENDS.len() {
+        return (0, 0);
+    }
+    let start = if i == 0 { 0 } else { ENDS[i - 1] as usize };
+    (start, ENDS[i] as usize)
+}
+
+texts! {
+    /// `"an option name"` (an unknown option).
+    OptionName = "an option name",
+    /// `"interval"`.
+    Interval = "interval",
+    /// `"base"`.
+    Base = "base",
+    /// `"growth"`.
+    Growth = "growth",
+    /// `"factor"`.
+    Factor = "factor",
+    /// `"max"`.
+    Max = "max",
+    /// `"cap"`.
+    Cap = "cap",
+    /// `"steps"`.
+    Steps = "steps",
+    /// `"free"`.
+    Free = "free",
+    /// `"jitter"`.
+    Jitter = "jitter",
+    /// `"seed"`.
+    Seed = "seed",
+    /// `"maxAttempts"`.
+    MaxAttempts = "maxAttempts",
+    /// `"random"`.
+    Random = "random",
+    /// `"attempt"`.
+    Attempt = "attempt",
+    /// `"options"`.
+    Options = "options",
+    /// `"baseDelayMs"`.
+    BaseDelayMs = "baseDelayMs",
+    /// `"maxDelayMs"`.
+    MaxDelayMs = "maxDelayMs",
+    /// `"state.seed"`.
+    StateSeed = "state.seed",
+    /// `"items"`.
+    Items = "items",
+    /// `"items.length"`.
+    ItemsLength = "items.length",
+    /// `"state.words"`.
+    StateWords = "state.words",
+    /// `"state.words.length"`.
+    StateWordsLength = "state.words.length",
+    /// `"min"`.
+    Min = "min",
+    /// `check::ATTEMPT_NUMBER` (also the check `bindings::holds` runs).
+    AttemptNumber = "an integer >= 1",
+    /// `check::SCHEDULE_ATTEMPTS` (and its check).
+    ScheduleAttempts = "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)",
+    /// `check::NON_NEGATIVE` (and its check).
+    NonNegative = "a non-negative number",
+    /// `check::SIGIL_JITTER` (and its check).
+    SigilJitter = "0 (no jitter) or a number in (0, 1]",
+    /// `check::UNIT_DRAW`.
+    UnitDraw = "a function returning numbers in [0, 1]",
+    /// `check::FACTOR` (and its check).
+    FactorExpected = "a finite number >= 1",
+    /// `check::FREE` (and its check).
+    FreeExpected = "a non-negative safe integer",
+    /// `check::DELAY_MS` (and its check).
+    DelayMs = "a non-negative finite duration (ms, or text such as \"5 seconds\")",
+    /// `check::CEILING`.
+    Ceiling = "a duration >= base",
+    /// `"a finite number"` (and `is_finite`, the check of `float`'s bounds).
+    Finite = "a finite number",
+    /// `createBackoff`'s option names (the expected wording of an unknown one).
+    BackoffNames = "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts",
+    /// Sigil's option names (the expected wording of an unknown one).
+    SigilNames = "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts",
+    /// `createBackoff`'s `jitter`.
+    JitterExpected = "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
+    /// A raw draw of a `createBackoff` source.
+    UnitDrawSource = "a source of draws in [0, 1]",
+    /// A `float(min, max)` draw out of its range (two numbers).
+    FloatDraw = "a source whose float({}, {}) stays in that range",
+    /// `createBackoff`'s `random`.
+    RandomExpected = "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]",
+    /// `steps` and its length.
+    StepsExpected = "a non-empty array of at most 1000 durations",
+    /// A curve option together with `steps`.
+    LeftOutWithSteps = "left out when steps are given (steps and curve options exclude each other)",
+    /// A missing `base`.
+    GivenOrSteps = "given (or steps instead)",
+    /// `growth`.
+    GrowthNames = "\"exponential\", \"linear\" or \"constant\"",
+    /// `factor` with another growth.
+    FactorUnlessExponential = "left out unless growth is \"exponential\"",
+    /// Decorrelated jitter with steps.
+    DecorrelatedSteps = "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
+    /// Decorrelated jitter without a bound.
+    DecorrelatedCap = "set for \"decorrelated\" jitter (it needs a cap)",
+    /// `seed`: a string or a number.
+    SeedExpected = "a string or a number",
+    /// `seed` together with `random`.
+    SeedAndRandom = "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one",
+    /// Sigil's `options`.
+    ObjectOrUndefined = "an object or undefined",
+    /// A stored snapshot's `state.seed`.
+    FiniteSeed = "a string or a finite number",
+    /// `items`.
+    AnArray = "an array",
+    /// `pick`'s empty `items`.
+    NonEmptyArray = "a non-empty array",
+    /// `items.length` (two numbers).
+    IntegerFromTo = "an integer from {} to {}",
+    /// `state.words`.
+    WordsExpected = "an array of four unsigned 32-bit integers",
+    /// `state.words.length`.
+    Four = "4",
+    /// `state.words[i]`.
+    UnsignedWord = "an unsigned 32-bit integer",
+    /// `int`'s bounds.
+    SafeInteger = "a safe integer",
+    /// `int`'s `max` below `min`.
+    IntegerAtLeastMin = "an integer >= min",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices() {
+        assert_eq!(text(T::OptionName), "an option name");
+        assert_eq!(text(T::Interval), "interval");
+        assert_eq!(text(T::IntegerAtLeastMin), "an integer >= min");
+        assert_eq!(span(ENDS.len()), (0, 0));
+        assert_eq!(ENDS[ENDS.len() - 1] as usize, ALL.len());
+    }
+}
