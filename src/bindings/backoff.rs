@@ -270,15 +270,20 @@ fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
     let [base_tag, steps_tag, growth_tag, factor_tag, max_tag] = tags;
     let [base, growth, factor, max] = x;
     if steps_tag != UNDEFINED {
-        for (name, tag, a) in [
-            (T::Base, base_tag, arg::BASE),
-            (T::Growth, growth_tag, arg::GROWTH),
-            (T::Factor, factor_tag, arg::FACTOR),
-            (T::Max, max_tag, arg::MAX),
-        ] {
-            if tag != UNDEFINED {
-                return Err(fail(spec(Kind::Type, name, T::LeftOutWithSteps, a)));
-            }
+        // The first curve option given (a chain of constants, no table on the stack).
+        let given = if base_tag != UNDEFINED {
+            Some((T::Base, arg::BASE))
+        } else if growth_tag != UNDEFINED {
+            Some((T::Growth, arg::GROWTH))
+        } else if factor_tag != UNDEFINED {
+            Some((T::Factor, arg::FACTOR))
+        } else if max_tag != UNDEFINED {
+            Some((T::Max, arg::MAX))
+        } else {
+            None
+        };
+        if let Some((name, a)) = given {
+            return Err(fail(spec(Kind::Type, name, T::LeftOutWithSteps, a)));
         }
         if steps_tag != ARRAY {
             return Err(fail(spec(Kind::Type, T::Steps, T::StepsExpected, arg::STEPS)));
