@@ -389,22 +389,25 @@ pub fn compile_shared(
         } else {
             random_kind(random_tag, float_tag, next_tag)?
         };
-        let key = if src == source::KEYED { key_words(seed_len) } else { [0.0; 4] };
-        let [k0, k1, k2, k3] = key;
         let j = f64::from(jitter.code());
-        set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), k0, k1, k2, k3, attempts]);
+        set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), 0.0, 0.0, 0.0, 0.0, attempts]);
         set(rec::SIGIL, &[0.0]);
+        if src == source::KEYED {
+            load_key(seed_len);
+        }
         Ok(())
     });
     status(r)
 }
 
-/// The words of the unfinished hash of `"<String(seed)> "` (the seed text in
-/// the text buffer, `len` code units), for keyed draws.
+/// Writes the words of the unfinished hash of `"<String(seed)> "` (the seed
+/// text in the text buffer, `len` code units) into the register's
+/// [`rec::KEY`] slots, for keyed draws (written there, not returned: no array
+/// on the stack of the callers).
 #[inline(never)]
-pub(crate) fn key_words(len: u32) -> [f64; 4] {
+pub(crate) fn load_key(len: u32) {
     let units = super::text(len).unwrap_or(&[]);
-    SeedHash::new().update_units(units).update_units(&[u16::from(b' ')]).words().map(f64::from)
+    set(rec::KEY, &SeedHash::new().update_units(units).update_units(&[u16::from(b' ')]).words().map(f64::from));
 }
 
 fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f64)> {

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{
     Checked, Kind, T,
-    backoff::{key_words, rec, set, source},
+    backoff::{load_key, rec, set, source},
     fail, is_object, number, ok, put, seed_and_random, spec,
     tags::*,
 };
@@ -96,7 +96,6 @@ pub fn sigil(
         } else {
             f64::NAN
         };
-        let [k0, k1, k2, k3] = if keyed { key_words(seed_len) } else { [0.0; 4] };
         let src = if keyed {
             source::KEYED
         } else if seeded {
@@ -106,8 +105,11 @@ pub fn sigil(
         };
         let subtract = f64::from(Jitter::Subtract(jitter).code());
         let growth = f64::from(Growth::Exponential.code());
-        set(0, &[growth, base, 2.0, max, f64::INFINITY, 0.0, subtract, jitter, f64::from(src), k0, k1, k2, k3]);
+        set(0, &[growth, base, 2.0, max, f64::INFINITY, 0.0, subtract, jitter, f64::from(src), 0.0, 0.0, 0.0, 0.0]);
         set(rec::ATTEMPTS, &[attempts, 0.0, 1.0]);
+        if keyed {
+            load_key(seed_len);
+        }
         Ok(if schedule { attempts } else { super::backoff::delay_at(attempt, 0) })
     })();
     r.unwrap_or(f64::NAN)
