@@ -86,7 +86,7 @@ pub fn slots() -> u32 {
 }
 
 /// Writes results into slots `0..values.len()`.
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn put(values: &[f64]) {
     SLOTS.with(|s| s.iter_mut().zip(values).for_each(|(slot, v)| *slot = *v));
 }
