@@ -143,12 +143,32 @@ pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
     let r = regs();
     let src = r[rec::SOURCE] as u32;
     policy(r)
-        .compose(attempt, |k, lo, hi| match src {
-            source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
-            source::KEYED => keyed(r, k, lo, hi, key_len),
-            kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
+        .compose(attempt, move |k, lo, hi| {
+            let x = draw(src, key_len, k, lo, hi);
+            if x.is_nan() && STOPPED.with(core::mem::take) { None } else { Some(x) }
         })
         .unwrap_or(f64::NAN)
+}
+
+/// Set by [`draw`] when the composition is to stop; taken by its caller right after.
+static STOPPED: Static<bool> = Static::new(false);
+
+/// The draw of [`delay_at`] from source `src` (its `match`): the value, or NaN
+/// with [`STOPPED`] set to stop (a draw itself may be NaN, which does not stop).
+/// A plain `f64` result, so that neither an `Option` nor the closure's captures
+/// go through memory.
+#[inline(never)]
+fn draw(src: u32, key_len: u32, k: f64, lo: f64, hi: f64) -> f64 {
+    let r = regs();
+    let x = match src {
+        source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
+        source::KEYED => keyed(r, k, lo, hi, key_len),
+        kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
+    };
+    x.unwrap_or_else(|| {
+        STOPPED.with(|s| *s = true);
+        f64::NAN
+    })
 }
 
 /// The keyed draw for key `k` (the attempt, or the decorrelated step) of the policy in
