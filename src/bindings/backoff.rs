@@ -82,19 +82,24 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// `[nominal, min, max]` into slots 0..3 for `attempt` under the policy in the
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
 /// Runs the delay's own instance of the composition ([`delay_at`]) with the
-/// extreme draws, then `Policy::bounds_of`: one instance of the composition in the
-/// wasm instead of two (~0.9 KB).
+/// extreme draws and without jitter, then `Policy::bounds_of`: one instance of the
+/// composition in the wasm instead of two (~0.9 KB), and no second copy of the
+/// curve for the nominal delay.
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
-    // The extreme draws as the register's source for two runs, then the policy's own
-    // source back (the register holds the same policy after the call).
-    let own = get(rec::SOURCE);
+    // The extreme draws as the register's source for two runs, then no jitter for
+    // one, then the policy's own source and jitter back (the register holds the
+    // same policy after the call).
+    let (own, jitter) = (get(rec::SOURCE), get(rec::JITTER));
     set(rec::SOURCE, &[f64::from(LOW)]);
     let low = delay_at(attempt, 0);
     set(rec::SOURCE, &[f64::from(HIGH)]);
     let high = delay_at(attempt, 0);
+    set(rec::JITTER, &[f64::from(crate::boundary::jitter::NONE)]);
+    let plain = delay_at(attempt, 0);
     set(rec::SOURCE, &[own]);
-    let (nominal, lo, hi) = policy(regs()).bounds_of(attempt, low, high);
+    set(rec::JITTER, &[jitter]);
+    let (nominal, lo, hi) = policy(regs()).bounds_of(attempt, plain, low, high);
     put(&[nominal, lo, hi]);
 }
 

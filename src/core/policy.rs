@@ -143,19 +143,22 @@ impl Policy<'_> {
         let low = self.compose(attempt, &extreme).unwrap_or(0.0);
         high.set(true);
         let high = self.compose(attempt, &extreme).unwrap_or(0.0);
-        self.bounds_of(attempt, low, high)
+        self.bounds_of(attempt, self.nominal(attempt).unwrap_or(0.0), low, high)
     }
 
-    /// [`Policy::bounds`] from the composition's results for `attempt` with the
-    /// extreme draws (`lo` for every range, then [`high_draw`]). With those draws the
+    /// [`Policy::bounds`] from the composition's results for `attempt` without jitter
+    /// (`plain`: [`Policy::nominal`], or 0 for a free attempt) and with the extreme
+    /// draws (`lo` for every range, then [`high_draw`]). With those draws the
     /// composition always answers (a draw never fails), so a caller that runs it
-    /// another way (the wasm build runs it through the delay's own instance,
+    /// another way (the wasm build runs all three through the delay's own instance,
     /// src/bindings/backoff.rs) gets the same numbers.
-    pub fn bounds_of(&self, attempt: f64, low: f64, high: f64) -> (f64, f64, f64) {
-        let nominal = match self.nominal(attempt) {
-            None => 0.0,
-            Some(_) if self.jitter == Jitter::Decorrelated => f64::NAN,
-            Some(d) => d,
+    pub fn bounds_of(&self, attempt: f64, plain: f64, low: f64, high: f64) -> (f64, f64, f64) {
+        let nominal = if counted(attempt, self.free) == 0.0 {
+            0.0
+        } else if self.jitter == Jitter::Decorrelated {
+            f64::NAN
+        } else {
+            plain
         };
         (nominal, low.min(high), low.max(high))
     }
