@@ -448,7 +448,7 @@ fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f6
         if get(rec::GROWTH) == STEPPED {
             return Err(fail(spec(Kind::Type, T::Jitter, T::DecorrelatedSteps, arg::JITTER)));
         }
-        if !get(rec::MAX).min(get(rec::CAP)).is_finite() {
+        if !crate::core::check::finite(get(rec::MAX).min(get(rec::CAP))) {
             let (name, a) = if fluent { (T::Cap, arg::CAP) } else { (T::Max, arg::MAX) };
             return Err(fail(spec(Kind::Range, name, T::DecorrelatedCap, a)));
         }

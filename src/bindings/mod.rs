@@ -191,7 +191,7 @@ fn holds(expected: u32, x: f64) -> bool {
         FACTOR => check::factor(x).is_ok(),
         FREE => check::free(x).is_ok(),
         DELAY_MS => check::delay_ms(x).is_ok(),
-        FINITE => x.is_finite(),
+        FINITE => check::finite(x),
         _ => false,
     }
 }

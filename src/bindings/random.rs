@@ -24,7 +24,7 @@ const SEED_OF_STATE: u32 = 1;
 #[wasm_bindgen(js_name = checkSeed)]
 pub fn check_seed(which: u32, tag: u32, x: f64) -> u32 {
     let any_number = which <= SEED_OF_STATE;
-    if tag == STRING || (tag == NUMBER && (any_number || x.is_finite())) {
+    if tag == STRING || (tag == NUMBER && (any_number || crate::core::check::finite(x))) {
         return 0;
     }
     let option = if which == SEED_OF_CREATE { T::Seed } else { T::StateSeed };

@@ -31,7 +31,16 @@ pub const DELAY_MS: Expected = text(T::DelayMs);
 pub const CEILING: Expected = text(T::Ceiling);
 
 fn is_integer(x: f64) -> bool {
-    x.is_finite() && x.trunc() == x
+    finite(x) && x.trunc() == x
+}
+
+/// `x.is_finite()`, written as `x - x == 0` (exactly 0 for every finite `x`, NaN
+/// for ±Infinity and NaN): in wasm a subtraction and a comparison, where
+/// `is_finite` is a bit test with two 64-bit constants (LLVM also turns
+/// `x.abs() < Infinity` into that test).
+#[inline]
+pub fn finite(x: f64) -> bool {
+    x - x == 0.0
 }
 
 /// A retry or attempt number: an integer `>= 1` (any size).
@@ -86,7 +95,7 @@ pub fn fraction(x: f64) -> Result<f64, Expected> {
 
 /// An exponential factor: finite and `>= 1`.
 pub fn factor(x: f64) -> Result<f64, Expected> {
-    if x.is_finite() && x >= 1.0 { Ok(x) } else { Err(FACTOR) }
+    if finite(x) && x >= 1.0 { Ok(x) } else { Err(FACTOR) }
 }
 
 /// A count of free attempts: a non-negative safe integer.
@@ -97,7 +106,7 @@ pub fn free(x: f64) -> Result<f64, Expected> {
 /// A delay in ms: finite and `>= 0` (a duration that parsed to a negative or
 /// overflowing number is rejected here).
 pub fn delay_ms(x: f64) -> Result<f64, Expected> {
-    if x.is_finite() && x >= 0.0 { Ok(x) } else { Err(DELAY_MS) }
+    if finite(x) && x >= 0.0 { Ok(x) } else { Err(DELAY_MS) }
 }
 
 /// A ceiling in ms: `>= base`; `Infinity` means unbounded.

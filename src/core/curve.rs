@@ -103,7 +103,7 @@ pub fn step_index(n: f64, len: usize) -> usize {
 /// `-0` kept for results in `[-0.5, -0]`. (Rust's `f64::round` rounds ties away from zero.)
 #[inline(never)]
 pub fn js_round(x: f64) -> f64 {
-    if !x.is_finite() {
+    if !crate::core::check::finite(x) {
         return x;
     }
     let floor = x.floor();
@@ -143,7 +143,7 @@ const DECORRELATED_LAST: f64 = 9_007_199_254_740_992.0;
 
 /// The last step of the decorrelated window for counted attempt `n >= 1`.
 fn decorrelated_end(n: f64) -> f64 {
-    if n.is_finite() { n.floor().min(DECORRELATED_LAST) } else { DECORRELATED_LAST }
+    if crate::core::check::finite(n) { n.floor().min(DECORRELATED_LAST) } else { DECORRELATED_LAST }
 }
 
 /// The first step of the decorrelated window for counted attempt `n >= 1`
@@ -259,7 +259,7 @@ impl Jitter {
     /// The jittered delay from the pre-jitter delay `d` and the draw `x`.
     #[inline]
     pub fn finish(self, d: f64, x: f64) -> f64 {
-        if !d.is_finite() {
+        if !crate::core::check::finite(d) {
             // An overflowed curve stays `Infinity` (the original may compute `Infinity * 0 = NaN`).
             return d;
         }

@@ -92,7 +92,7 @@ fn delay_seconds_units<T: Copy + Into<u32>>(text: &[T]) -> Option<f64> {
 /// The proleptic Gregorian year of a time in ms since the epoch
 /// (H. Hinnant's `civil_from_days`), or `None` outside JavaScript's `Date` range.
 pub fn year_of(ms: f64) -> Option<i32> {
-    if !ms.is_finite() || ms.abs() > MAX_TIME_MS {
+    if !crate::core::check::finite(ms) || ms.abs() > MAX_TIME_MS {
         return None;
     }
     // |days| <= 10^8: i32 (all of this module's calendar arithmetic is i32, which
@@ -248,7 +248,7 @@ pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
 /// units (a JavaScript string's own units): what the wasm build uses.
 /// Allocation-free: delay-seconds of any length, dates through a fixed buffer.
 pub fn retry_after_units<T: Copy + Into<u32>>(value: &[T], now_ms: f64) -> Option<f64> {
-    if !now_ms.is_finite() {
+    if !crate::core::check::finite(now_ms) {
         return None;
     }
     let v = trim_ows(value);
