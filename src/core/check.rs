@@ -39,6 +39,7 @@ fn is_integer(x: f64) -> bool {
 /// `is_finite` is a bit test with two 64-bit constants (LLVM also turns
 /// `x.abs() < Infinity` into that test).
 #[inline]
+#[allow(clippy::eq_op)] // `x - x` on purpose: 0 or NaN.
 pub fn finite(x: f64) -> bool {
     x - x == 0.0
 }
@@ -120,6 +121,11 @@ mod tests {
 
     #[test]
     fn bounds() {
+        for x in
+            [0.0, -0.0, 1.5, -1e308, f64::MAX, f64::MIN_POSITIVE, 5e-324, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]
+        {
+            assert_eq!(finite(x), x.is_finite(), "{x}");
+        }
         assert!(attempt_number(1.0).is_ok() && attempt_number(1e300).is_ok());
         assert!(schedule_attempts(1_000_001.0).is_ok() && schedule_attempts(1_000_002.0).is_err());
         for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
