@@ -11,9 +11,13 @@
 //! reads through a `Float64Array` over wasm memory.
 //!
 //! Errors: a failed check records its error class, option name and expected
-//! text (static ASCII strings, the one place each wording lives) and which of
-//! the values the call was given is to blame; the JS wrapper
+//! text (ASCII slices of `core::wording::ALL`, the one place each wording lives)
+//! and which of the values the call was given is to blame; the JS wrapper
 //! (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
+//! A check names its error with one constant (`spec`: class, value index and
+//! the two wording ids), and option values are read by two shared readers
+//! (`number`, `duration_option`) that run the `core::check` function the
+//! expected wording belongs to (`holds`) and answer NaN when they fail.
 //!
 //! Nothing here may panic or allocate on any input: every index is checked
 //! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The one import is the
