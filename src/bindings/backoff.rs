@@ -431,8 +431,7 @@ pub fn compile_shared(
 /// on the stack of the callers).
 #[inline(never)]
 pub(crate) fn load_key(len: u32) {
-    let units = super::text(len).unwrap_or(&[]);
-    set(rec::KEY, &SeedHash::new().update_units(units).update_units(&[u16::from(b' ')]).words().map(f64::from));
+    set(rec::KEY, &super::seed_hash(len).update_units(&[u16::from(b' ')]).words().map(f64::from));
 }
 
 fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f64)> {

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::{Checked, Kind, Static, T, fail, fail_at, number, ok, spec, status, tags::*};
 use crate::core::{
     check,
-    rng::{Draw, SeedHash, Sfc32, int_between, scale},
+    rng::{Draw, Sfc32, int_between, scale},
 };
 
 /// Whose seed [`check_seed`] checks: `createRandom(seed)`.
@@ -65,8 +65,7 @@ pub(crate) static CURRENT: Static<Sfc32> = Static::new(Sfc32::from_words([0; 4])
 /// units of `String(seed)`).
 #[wasm_bindgen(js_name = streamSeed)]
 pub fn stream_seed(len: u32) {
-    let units = super::text(len).unwrap_or(&[]);
-    CURRENT.with(|g| *g = Sfc32::from_words(SeedHash::new().update_units(units).finish()));
+    CURRENT.with(|g| *g = Sfc32::from_words(super::seed_hash(len).finish()));
 }
 
 /// Address of the loaded stream's state: four `u32` words (`Sfc32` is

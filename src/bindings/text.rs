@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::Static;
-use crate::core::{duration, http_date};
+use crate::core::{duration, http_date, rng::SeedHash};
 
 /// Code units the static buffer holds; longer text goes to pages grown for it.
 pub use crate::boundary::TEXT_CAPACITY;
@@ -70,6 +70,14 @@ pub fn text(len: u32) -> Option<&'static [u16]> {
     // `capacity >= len` code units; they are only written by the JS wrapper
     // between calls, never while this slice is alive (one thread, no JS calls).
     Some(unsafe { core::slice::from_raw_parts(at as *const u16, len) })
+}
+
+/// The seed hash of the text in the text buffer (`len` code units of
+/// `String(seed)`; empty when `len` exceeds it): shared by `streamSeed` and the
+/// keyed draws' prefix (`backoff::load_key`).
+#[inline(never)]
+pub(crate) fn seed_hash(len: u32) -> SeedHash {
+    SeedHash::new().update_units(text(len).unwrap_or(&[]))
 }
 
 /// Writes `units` into the text buffer as the JS wrapper would (for the wasm
