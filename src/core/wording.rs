@@ -1,10 +1,10 @@
 //! Every option name and expected wording of an error, as one string ([`ALL`])
-//! and the end of each in it ([`ENDS`]), by id ([`T`]): `core::check`'s wordings
+//! and where each starts and ends in it ([`EDGES`]), by id ([`T`]): `core::check`'s wordings
 //! are slices of it ([`text`]), and the wasm boundary names an error with ids, so
-//! a check there costs one constant, and each wording a two-byte end, instead
+//! a check there costs one constant, and each wording a two-byte edge, instead
 //! of an address and a length at every check and in every table.
 
-/// Defines [`T`], [`ALL`] and [`ENDS`] from a list of `id = "wording"` rows.
+/// Defines [`T`], [`ALL`] and [`EDGES`] from a list of `id = "wording"` rows.
 macro_rules! texts {
     ($($(#[$doc:meta])* $id:ident = $text:literal,)*) => {
         /// The ids of the option names and expected wordings of errors ([`text`]).
@@ -15,18 +15,19 @@ macro_rules! texts {
         }
         /// Every wording, one after another, in the order of [`T`].
         pub const ALL: &str = concat!($($text,)*);
-        /// Where wording `i` ends in [`ALL`] (it starts where `i - 1` ends).
-        pub static ENDS: [u16; [$(T::$id),*].len()] = {
+        /// Where each wording starts in [`ALL`], and then where the last one ends:
+        /// wording `i` is `ALL[EDGES[i]..EDGES[i + 1]]`.
+        pub static EDGES: [u16; [$(T::$id),*].len() + 1] = {
             let lens = [$($text.len(),)*];
-            let mut ends = [0u16; [$(T::$id),*].len()];
+            let mut edges = [0u16; [$(T::$id),*].len() + 1];
             let (mut i, mut at) = (0, 0);
             while i < lens.len() {
                 at += lens[i];
                 assert!(at <= u16::MAX as usize);
-                ends[i] = at as u16;
+                edges[i + 1] = at as u16;
                 i += 1;
             }
-            ends
+            edges
         };
     };
 }
@@ -39,11 +40,10 @@ pub const fn text(t: T) -> &'static str {
 
 /// Where wording `i` starts and ends in [`ALL`] (`(0, 0)` for an id out of range).
 pub const fn span(i: usize) -> (usize, usize) {
-    if i >= ENDS.len() {
+    if i + 1 >= EDGES.len() {
         return (0, 0);
     }
-    let start = if i == 0 { 0 } else { ENDS[i - 1] as usize };
-    (start, ENDS[i] as usize)
+    (EDGES[i] as usize, EDGES[i + 1] as usize)
 }
 
 texts! {
@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(text(T::OptionName), "an option name");
         assert_eq!(text(T::Interval), "interval");
         assert_eq!(text(T::IntegerAtLeastMin), "an integer >= min");
-        assert_eq!(span(ENDS.len()), (0, 0));
-        assert_eq!(ENDS[ENDS.len() - 1] as usize, ALL.len());
+        assert_eq!(span(EDGES.len() - 1), (0, 0));
+        assert_eq!(EDGES[EDGES.len() - 1] as usize, ALL.len());
     }
 }
