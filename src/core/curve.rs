@@ -108,7 +108,9 @@ pub fn js_round(x: f64) -> f64 {
     }
     let floor = x.floor();
     let r = if x - floor >= 0.5 { floor + 1.0 } else { floor };
-    if r == 0.0 && x.is_sign_negative() { -0.0 } else { r }
+    // `r` has `x`'s sign whenever it is not 0; a 0 takes `x`'s sign (-0 for
+    // `[-0.5, -0]`): one `f64.copysign` in wasm instead of a sign-bit test.
+    r.copysign(x)
 }
 
 /// A jitter kind with its parameter.
@@ -284,6 +286,10 @@ mod tests {
         assert_eq!(js_round(-2.5), -2.0);
         assert_eq!(js_round(0.49999999999999994), 0.0);
         assert!(js_round(-0.2).is_sign_negative());
+        for (x, negative) in [(-0.5, true), (-0.0, true), (0.0, false), (0.3, false), (0.5, false), (-0.7, true)] {
+            assert_eq!(js_round(x).is_sign_negative(), negative, "{x}");
+        }
+        assert_eq!(js_round(-0.7), -1.0);
         assert_eq!(js_round(4_503_599_627_370_497.0), 4_503_599_627_370_497.0);
         assert_eq!(js_round(1.4999999999999998), 1.0);
     }
