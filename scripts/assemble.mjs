@@ -316,6 +316,19 @@ function classNames(dir) {
 }
 
 /**
+ * `code` with the line continuations (a backslash and a newline) that `lineLimit` puts
+ * inside long string literals taken out again: a bundler that wraps CommonJS modules
+ * indents every line (Rollup's commonjs plugin inserts a tab), which then lands inside
+ * the string (`typeof v` against "\tundefined": every option read as an object).
+ * A continuation adds nothing to the string, so the strings are the same; in minified
+ * code (no comments) only a string or template literal can hold one. An even run of
+ * backslashes before a newline is escaped backslashes, not a continuation, and stays.
+ */
+function unsplitStrings(code) {
+  return code.replace(/(?<!\\)((?:\\\\)*)\\\n/g, "$1");
+}
+
+/**
  * An ESM tree: every entry point (plus `extra` ones) built together with code
  * splitting; chunks sit beside the entries, so the loader's external imports
  * (./wasm-inline.js, ../backoff_wasm_bg.wasm) resolve from any of them.
@@ -328,6 +341,9 @@ function esmTree(name, loader, { external = [], extra = [] } = {}) {
     outdir: out, format: "esm", splitting: true, chunkNames: "chunk-[hash]",
     platform: "neutral", target: "es2022", external: ["node:*", ...external], banner: { js: banner },
   });
+  for (const f of readdirSync(out).filter((f) => f.endsWith(".js"))) {
+    writeFileSync(join(out, f), unsplitStrings(readFileSync(join(out, f), "utf8")));
+  }
   classNames(out);
   canonicalChunkNames(out);
   return out;
@@ -390,7 +406,7 @@ function cjsTree(names) {
     platform: "neutral", target: "node20", external: ["node:*"], banner: { js: banner },
   });
   classNames(out);
-  const code = readFileSync(file, "utf8");
+  const code = unsplitStrings(readFileSync(file, "utf8"));
   const m = /export\s*\{([\w$\s,]+)\};\n((?:\/\/# sourceMappingURL=[^\n]+\n)?)$/.exec(code);
   const body = m ? code.slice(0, m.index) : "";
   if (!m || /(^|[;}])(import|export)\b/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {

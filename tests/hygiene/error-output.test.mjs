@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
@@ -26,3 +27,16 @@ for (const [name, code, type] of CASES) {
     assert.match(r.stderr, /RangeError: /);
   });
 }
+
+// `lineLimit` splits long string literals with a backslash and a newline; a bundler that
+// wraps CommonJS modules indents every line (Rollup's commonjs plugin), and the indent
+// then lands inside the string. scripts/assemble.mjs (`unsplitStrings`) takes them out.
+test("no runtime file continues a string literal on the next line", () => {
+  for (const tree of ["esm", "cjs", "workerd"]) {
+    const dir = pkg + `dist/${tree}/`;
+    for (const f of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+      const split = /(?<!\\)(?:\\\\)*\\\n/.exec(readFileSync(dir + f, "utf8"));
+      assert.equal(split, null, `dist/${tree}/${f} has a string continued on the next line`);
+    }
+  }
+});
