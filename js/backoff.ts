@@ -275,6 +275,8 @@ export class Backoff implements Iterable<number> {
 
   /** The options this policy was built from, for `Backoff.from` in another copy of the package. @internal */
   [OPTIONS](): Readonly<Record<string, unknown>> {
+    // Frozen to the steps (the policy's own copy): the key is global, so anyone can call this.
+    if (Array.isArray(this.#options.steps)) Object.freeze(this.#options.steps);
     return Object.freeze(this.#options);
   }
 

@@ -226,3 +226,15 @@ test("createBackoff: a getter that throws is reported as unreadable options with
   assert.throws(() => p.at(10n, 0), { name: "TypeError", message: "attempt must be a number; received a bigint" });
   assert.throws(() => cjs.createBackoff({ base: 1000, jitter: 0.5, seed: "k" }).delay(2n), { name: "TypeError", message: "attempt must be a number; received a bigint" });
 });
+
+test("the options a policy hands out under its global Symbol.for key are frozen to the steps: no one can change a policy's waits", () => {
+  const caller = [10, 20, 30];
+  const p = esm.createBackoff({ steps: caller, jitter: 0 });
+  caller[2] = 999;
+  const options = p[Symbol.for("backoff-wasm.Backoff.options")]();
+  assert.ok(Object.isFrozen(options));
+  assert.throws(() => { "use strict"; options.steps[2] = 555; }, TypeError);
+  assert.deepEqual(p.maxAttempts(4).schedule(), [10, 20, 30]);
+  assert.deepEqual(p.jitter(0).maxAttempts(4).schedule(), [10, 20, 30]);
+  assert.deepEqual(p.toJSON().steps, [10, 20, 30]);
+});
