@@ -5,7 +5,7 @@
  */
 import { Backoff, createBackoff } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { invalid, RANGE, readOptions, TYPE } from "./errors.js";
 import { formatDelay } from "./format.js";
 import { seededInt } from "./streams.js";
 
@@ -74,10 +74,12 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
  * @throws TypeError/RangeError for a bad option (named in the message).
  */
-export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSvgOptions = {}): string {
+export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOptions = {}): string {
   const p = Backoff.from(policy);
-  if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-  for (const key of Object.keys(options)) {
+  if (opts === null || typeof opts !== "object") throw invalid(TYPE, "options", "an object", opts);
+  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
+  const options = readOptions(opts) as ScheduleSvgOptions;
+  for (const key in options) {
     if (!SVG_KEYS.includes(key)) throw invalid(TYPE, "an option name", `one of ${SVG_KEYS.join(", ")}`, key);
   }
   const retries = integerOption(options.retries, "retries", 1, 200, Math.min(200, (p.attempts ?? 11) - 1) || 1);

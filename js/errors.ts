@@ -166,6 +166,42 @@ export function invalid(kind: number, option: string, expected: string, received
 }
 
 /**
+ * `read()` — a read of the caller's value `x` (a getter, a Proxy trap) — or, when reading
+ * throws (a revoked Proxy, a throwing getter), the package's TypeError
+ * `<name> must be <expected>; received …` (`expected` says what can be read, e.g.
+ * `"an object that can be read"`) with what was thrown as the `cause`. Every function of the package's own (not the mirrored Sigil ones) reads the
+ * caller's objects through this, so all of them fail alike. @internal
+ */
+export function readable<T>(name: string, expected: string, x: unknown, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw invalid(TYPE, name, expected, x, e);
+  }
+}
+
+/**
+ * The own enumerable properties of the options object `x`, each read once, as a plain
+ * record: keys that cannot be listed are `<name> must be an object whose keys can be
+ * listed`, a value that cannot be read is {@link readable}'s error; either with the
+ * engine's error as the `cause`. @internal
+ */
+export function readOptions(x: object, name = "options"): Record<string, unknown> {
+  let keys: string[];
+  try {
+    keys = Object.keys(x);
+  } catch (e) {
+    throw invalid(TYPE, name, "an object whose keys can be listed", x, e);
+  }
+  return readable(name, "an object that can be read", x, () => {
+    // No prototype: an own `__proto__` key stays a key (and is then reported as unknown).
+    const o: Record<string, unknown> = Object.create(null);
+    for (const k of keys) o[k] = (x as Record<string, unknown>)[k];
+    return o;
+  });
+}
+
+/**
  * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
  * option name (with an index, `steps[3]`) and expected text, with the value
  * to blame taken from `values` (the values the call was given, in its order).

@@ -5,7 +5,7 @@
  * tests/retry/p-retry.test.mjs).
  * @module
  */
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { invalid, RANGE, readable, TYPE } from "./errors.js";
 import { AbortError } from "./retry-errors.js";
 
 /** The global scope of the program using this package. */
@@ -94,13 +94,9 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export function signalOf(name: string, x: unknown): Signal | undefined {
   if (x == null) return undefined;
   const s = x as Signal;
-  let ok: boolean;
-  try {
-    ok = typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function";
-  } catch (e) {
-    // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
-    throw invalid(TYPE, name, "an AbortSignal that can be read", x, e);
-  }
+  // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
+  const ok = readable(name, "an AbortSignal that can be read", x, () =>
+    typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function");
   if (!ok) throw invalid(TYPE, name, "an AbortSignal", x);
   return s;
 }
