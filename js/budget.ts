@@ -4,7 +4,7 @@
  * @module
  */
 import { toMs, type DurationInput } from "./duration.js";
-import { invalid, RANGE, readOptions, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readOptions, TYPE } from "./errors.js";
 
 /** What `retry`/`fetchWithRetry` need of a budget (option `budget`). */
 export interface RetryBudget {
@@ -34,13 +34,6 @@ const SCALE = 1000;
 /** Slices of the sliding window (Finagle's `WindowedAdder` uses 10). */
 const SLICES = 10;
 
-function num(name: string, x: unknown, fallback: number, ok: (v: number) => boolean, expected: string): number {
-  if (x === undefined) return fallback;
-  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!ok(x)) throw invalid(RANGE, name, expected, x);
-  return x;
-}
-
 /**
  * A retry budget to share between any number of `retry`/`fetchWithRetry` calls
  * (option `budget`), to stop retry storms: over the last `windowMs`, retries may
@@ -67,8 +60,8 @@ export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget
   for (const k in o) {
     if (!["ratio", "minPerSecond", "windowMs"].includes(k)) throw invalid(TYPE, "option", "one of ratio, minPerSecond, windowMs", k);
   }
-  const ratio = num("ratio", o.ratio, 0.2, (v) => v >= 0 && v <= 1000, "a number in [0, 1000]");
-  const minPerSecond = num("minPerSecond", o.minPerSecond, 10, (v) => Number.isSafeInteger(v) && v >= 0, "a non-negative integer");
+  const ratio = numberOption("ratio", o.ratio, "a number in [0, 1000]", (v) => v >= 0 && v <= 1000, 0.2);
+  const minPerSecond = numberOption("minPerSecond", o.minPerSecond, "a non-negative integer", (v) => Number.isSafeInteger(v) && v >= 0, 10);
   const w = o.windowMs;
   if (w !== undefined && typeof w !== "number" && typeof w !== "string") throw invalid(TYPE, "windowMs", "a duration from 1 s to 60 s", w);
   const windowMs = w === undefined ? 10_000 : toMs(w);

@@ -5,7 +5,7 @@
  */
 import { Backoff, createBackoff } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
-import { invalid, RANGE, readOptions, TYPE } from "./errors.js";
+import { invalid, numberOption, readOptions, TYPE } from "./errors.js";
 import { formatDelay } from "./format.js";
 import { seededInt } from "./streams.js";
 
@@ -44,10 +44,7 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 const fmt = (x: number) => String(Math.round(x * 10) / 10);
 
 function integerOption(v: unknown, name: string, min: number, max: number, fallback: number): number {
-  if (v === undefined) return fallback;
-  if (typeof v !== "number") throw invalid(TYPE, name, `an integer from ${min} to ${max}`, v);
-  if (!Number.isInteger(v) || v < min || v > max) throw invalid(RANGE, name, `an integer from ${min} to ${max}`, v);
-  return v;
+  return numberOption(name, v, `an integer from ${min} to ${max}`, (x) => Number.isInteger(x) && x >= min && x <= max, fallback);
 }
 
 function describe(json: ReturnType<Backoff["toJSON"]>): string {

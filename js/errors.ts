@@ -166,6 +166,18 @@ export function invalid(kind: number, option: string, expected: string, received
 }
 
 /**
+ * A number argument or option: `fallback` when `x` is `undefined` and a fallback is given;
+ * otherwise the package's TypeError when `x` is not a number, and a `range` error (RangeError
+ * unless told) when `ok(x)` is false, both `<name> must be <expected>; received …`. @internal
+ */
+export function numberOption(name: string, x: unknown, expected: string, ok: (v: number) => boolean, fallback?: number, range: number = RANGE): number {
+  if (x === undefined && fallback !== undefined) return fallback;
+  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
+  if (!ok(x)) throw invalid(range, name, expected, x);
+  return x;
+}
+
+/**
  * `read()` — a read of the caller's value `x` (a getter, a Proxy trap) — or, when reading
  * throws (a revoked Proxy, a throwing getter), the package's TypeError
  * `<name> must be <expected>; received …` (`expected` says what can be read, e.g.

@@ -5,7 +5,7 @@
  * tests/retry/p-retry.test.mjs).
  * @module
  */
-import { invalid, RANGE, readable, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "./errors.js";
 import { AbortError } from "./retry-errors.js";
 
 /** The global scope of the program using this package. */
@@ -120,11 +120,7 @@ function boolOf(name: string, x: unknown): boolean {
  * throws, RangeError in this package's own options.
  */
 function numberOf(name: string, x: unknown, fallback: number, infinite: boolean, range: typeof RANGE | typeof TYPE): number {
-  if (x == null) return fallback;
-  const expected = `a number >= 0${infinite ? " or Infinity" : ", finite"}`;
-  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (!infinite && x === Infinity)) throw invalid(range, name, expected, x);
-  return x;
+  return numberOption(name, x ?? undefined, `a number >= 0${infinite ? " or Infinity" : ", finite"}`, (v) => v >= 0 && (infinite || v < Infinity), fallback, range);
 }
 
 /**
@@ -132,11 +128,7 @@ function numberOf(name: string, x: unknown, fallback: number, infinite: boolean,
  * Out of range: a `range` error (RangeError by default; p-retry's own form throws TypeError). @internal
  */
 export function retriesOf(x: unknown, fallback: number, name = "retries", range: typeof RANGE | typeof TYPE = RANGE): number {
-  if (x == null) return fallback;
-  const expected = "a non-negative integer or Infinity";
-  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(range, name, expected, x);
-  return x;
+  return numberOption(name, x ?? undefined, "a non-negative integer or Infinity", (v) => v >= 0 && (v === Infinity || Number.isInteger(v)), fallback, range);
 }
 
 /**

@@ -16,7 +16,7 @@
  * @module
  */
 import { Backoff } from "./backoff.js";
-import { invalid, RANGE, readable, readOptions, TYPE } from "./errors.js";
+import { invalid, numberOption, readable, readOptions, TYPE } from "./errors.js";
 import { queueRetryDelaySeconds, retryAfterMs, type RetryAfterInput, type RetryPolicy } from "./retry.js";
 
 /**
@@ -76,9 +76,7 @@ const POLICY_OPTIONS = Symbol.for("backoff-wasm.Backoff.options");
 
 /** `x` when it is an attempt count (an integer >= 1); TypeError/RangeError naming `name` otherwise. */
 function count(name: string, x: unknown): number {
-  if (typeof x !== "number") throw invalid(TYPE, name, "an integer >= 1", x);
-  if (!Number.isSafeInteger(x) || x < 1) throw invalid(RANGE, name, "an integer >= 1", x);
-  return x;
+  return numberOption(name, x, "an integer >= 1", (v) => Number.isSafeInteger(v) && v >= 1);
 }
 
 /**

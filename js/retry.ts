@@ -12,7 +12,7 @@
 import { retryAfterValueMs } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, optionNames, RANGE, readable, readOptions, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, readOptions, TYPE } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
 import { rateLimitWaitMs } from "./server-delay.js";
@@ -319,13 +319,7 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     if (!ok) throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
   }
 
-  const retries = o.retries;
-  if (retries !== undefined) {
-    if (typeof retries !== "number") throw invalid(TYPE, "retries", "a non-negative integer or Infinity", retries);
-    if (!(retries === Infinity || (Number.isSafeInteger(retries) && retries >= 0))) {
-      throw invalid(RANGE, "retries", "a non-negative integer or Infinity", retries);
-    }
-  }
+  const retries = o.retries === undefined ? undefined : numberOption("retries", o.retries, "a non-negative integer or Infinity", (v) => v === Infinity || (Number.isSafeInteger(v) && v >= 0));
   const bound = policy.attempts;
   let attempts: number;
   if (retries !== undefined && bound !== undefined) {
@@ -924,8 +918,7 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
  *   for a negative or `NaN` `ms`.
  */
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
-  if (typeof ms !== "number") throw invalid(TYPE, "ms", "a non-negative number of ms", ms);
-  if (!(ms >= 0)) throw invalid(RANGE, "ms", "a non-negative number of ms", ms);
+  numberOption("ms", ms, "a non-negative number of ms", (v) => v >= 0);
   return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
 }
 
@@ -974,10 +967,7 @@ function wait(ms: number, signal: AbortSignal | undefined, unref?: boolean): Pro
  */
 export function queueRetryDelaySeconds(policy: RetryPolicy, attempts: number): number {
   const p = Backoff.from(policy);
-  if (typeof attempts !== "number") throw invalid(TYPE, "attempts", "an integer >= 1 (message.attempts)", attempts);
-  if (!Number.isSafeInteger(attempts) || attempts < 1) {
-    throw invalid(RANGE, "attempts", "an integer >= 1 (message.attempts)", attempts);
-  }
+  numberOption("attempts", attempts, "an integer >= 1 (message.attempts)", (v) => Number.isSafeInteger(v) && v >= 1);
   const seconds = Math.ceil(p.delay(attempts) / 1000);
   return Math.min(Math.max(seconds, 0), QUEUES_MAX_DELAY_SECONDS);
 }
