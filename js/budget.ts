@@ -46,7 +46,8 @@ const SLICES = 10;
  * `minPerSecond × trunc(windowMs / 1000) × cost` never expires. Time is `Date.now()`.
  *
  * @param options see {@link RetryBudgetOptions}.
- * @throws TypeError for a non-object or a wrong type, an unknown key; RangeError for a value out of range.
+ * @throws TypeError for a non-object or a wrong type, an unknown key, options that cannot be read
+ *   (a revoked Proxy, a throwing getter; the engine's error is the `cause`); RangeError for a value out of range.
  * @example
  * const budget = createRetryBudget({ ratio: 0.1 }); // one per downstream service
  * await fetchWithRetry(url, undefined, { budget });

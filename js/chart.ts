@@ -69,7 +69,8 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  * as a dashed line, and axes labelled in human durations. Readable at 640 × 360.
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
- * @throws TypeError/RangeError for a bad option (named in the message).
+ * @throws TypeError/RangeError for a bad option (named in the message); TypeError for options
+ *   that cannot be read (a revoked Proxy, a throwing getter; the engine's error is the `cause`).
  */
 export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOptions = {}): string {
   const p = Backoff.from(policy);

@@ -657,7 +657,8 @@ async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry)
  * @param options see {@link RetryOptions} (not with p-retry-style options).
  * @returns what `fn` resolved with.
  * @throws (rejects; never throws synchronously) TypeError when `fn` is not a
- *   function, an argument has the wrong type, a key is unknown or misplaced
+ *   function, an argument has the wrong type or cannot be read (a revoked Proxy, a throwing
+ *   getter; the engine's error is the `cause`), a key is unknown or misplaced
  *   (the message says where it belongs), shapes are mixed, or both `retries`
  *   and `.maxAttempts()` are set; RangeError for a bad value, or when neither
  *   sets a budget for a policy without one (use `retries: Infinity` to retry for
@@ -683,7 +684,8 @@ export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options:
  *   `maxRetryAfter`, `deadline`, `budget`.
  * @returns what `fn` resolved with.
  * @throws (rejects; never throws synchronously) TypeError/RangeError for bad
- *   arguments (naming the option and the value); RetryError when the loop gives
+ *   arguments (naming the option and the value; TypeError with the engine's error as `cause`
+ *   for one that cannot be read); RetryError when the loop gives
  *   up (`reason` attempts, deadline, budget, aborted, not-retryable; `cause`
  *   the last error); an error thrown by `shouldRetry` or `onRetry` as is.
  * @example
@@ -791,7 +793,8 @@ function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: s
  * @param input a URL, URL text or `Request`, as for `fetch`.
  * @param init as for `fetch`.
  * @param options see {@link FetchRetryOptions}.
- * @throws (rejects; never throws synchronously) as `retry` for bad options;
+ * @throws (rejects; never throws synchronously) as `retry` for bad options
+ *   (also options, `init` or `input` that cannot be read);
  *   TypeError when `globalThis.fetch` is missing; RetryError when the loop gives
  *   up on a network error (`cause`) or is aborted (reason "aborted").
  */
@@ -914,7 +917,8 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
  * @param options `signal`: aborting rejects at once with `signal.reason` and
  *   clears the timer; an already-aborted signal rejects without arming one.
  * @throws (rejects; never throws synchronously) TypeError when `ms` is not a
- *   number, `options` not an object or `signal` not an AbortSignal; RangeError
+ *   number, `options` not an object (or one that cannot be read: a revoked Proxy, a throwing
+ *   getter; the engine's error is the `cause`) or `signal` not an AbortSignal; RangeError
  *   for a negative or `NaN` `ms`.
  */
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
