@@ -41,7 +41,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 30_600, cjs: 27_300, workerd: 30_400 };
+export const TREE_BUDGET_GZIP = { esm: 31_400, cjs: 28_100, workerd: 31_300 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
