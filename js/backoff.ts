@@ -275,6 +275,8 @@ export class Backoff implements Iterable<number> {
 
   /** The options this policy was built from, for `Backoff.from` in another copy of the package. @internal */
   [OPTIONS](): Readonly<Record<string, unknown>> {
+    // Frozen to the steps (the policy's own copy): the key is global, so anyone can call this.
+    if (Array.isArray(this.#options.steps)) Object.freeze(this.#options.steps);
     return Object.freeze(this.#options);
   }
 
@@ -385,13 +387,13 @@ export class Backoff implements Iterable<number> {
 
   /**
    * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
+   * Like `delay`, it never throws on a number (the contract's rule): a non-finite `now`
+   * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
    * @param now default `Date.now()`.
-   * @throws TypeError when `now` is not a number; RangeError when it is not finite.
+   * @throws TypeError when `now` is not a number.
    */
   at(attempt: number, now: number = Date.now()): number {
-    if (!Number.isFinite(now)) {
-      throw invalid(typeof now === "number" ? RANGE : TYPE, "now", "a finite number of ms since the epoch", now);
-    }
+    if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
     return now + this.delay(attempt);
   }
 

@@ -191,6 +191,9 @@ manifest.exports = Object.fromEntries([
   }]),
   ["./package.json", "./package.json"],
 ]);
+// TypeScript's `node10` resolution (the default of `module: commonjs`) does not read
+// `exports`: `typesVersions` points each subpath at its declarations there.
+manifest.typesVersions = { "*": Object.fromEntries(entries.filter((e) => e !== "index").map((e) => [e, [`./dist/types/${e}.d.ts`]])) };
 
 /**
  * esbuild options of every runtime tree: whitespace and syntax minified, names kept (stack
@@ -420,8 +423,13 @@ cjsTree(await namesInIndex(esm));
 // (`.cts`, node16/nodenext) may load and an ESM `import` may too (named
 // imports from CommonJS); as ESM declarations a `.cts` consumer would fail
 // with TS1479 ("the referenced file is an ECMAScript module").
+// tsc declares a class with ES private fields as `#private;`, which TypeScript rejects in a
+// declaration file when the consumer targets ES5 (TS18028, TypeScript's default target,
+// without skipLibCheck). A `private` member keeps the class nominal as `#private` did and
+// reads under every target.
 for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
-  cpSync(join(compiled, f), join(pkg, "dist", "types", f));
+  const text = readFileSync(join(compiled, f), "utf8").replace(/^(\s*)#private;$/gm, '$1private "#private";');
+  writeFileSync(join(pkg, "dist", "types", f), text);
 }
 // The glue's declarations (18 KB raw) ship only while a public declaration refers to them.
 const types = join(pkg, "dist", "types");

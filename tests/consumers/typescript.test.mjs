@@ -1,6 +1,6 @@
 // A TypeScript consumer of the packed tarball, checked with `tsc --strict
 // --noEmit` under moduleResolution node16, nodenext (ESM .mts and CommonJS
-// .cts files) and bundler. It uses every export of every entry point, and
+// .cts files), bundler, and node10 with target ES5 (TypeScript's defaults). It uses every export of every entry point, and
 // `@ts-expect-error` lines prove that wrong option types and misspelt
 // durations do not compile (tsc fails on an unused @ts-expect-error).
 import { test } from "node:test";
@@ -326,6 +326,26 @@ export const values: number[] = [
 backoff.createBackoff({ base: "5 minuts" });
 `;
 
+// TypeScript's defaults (no tsconfig: target ES5, module commonjs, so node10 resolution,
+// which reads `typesVersions`, not `exports`), with every subpath imported.
+const NODE10 = `
+import { nextDelayMs } from "backoff-wasm/sigil";
+import { createBackoff, Backoff } from "backoff-wasm/backoff";
+import { createRandom } from "backoff-wasm/random";
+import { parse } from "backoff-wasm/duration";
+import { Backoff as Policy } from "backoff-wasm/policy";
+import { scheduleSvg } from "backoff-wasm/chart";
+import { retry } from "backoff-wasm/retry";
+import { retryMessage } from "backoff-wasm/queues";
+import * as root from "backoff-wasm";
+const b: Backoff = createBackoff({ base: 100 });
+const p: Policy = Policy.exponential(100);
+export const out: (number | string)[] = [nextDelayMs(1), b.delay(1), p.delay(1), createRandom(1).next(), parse("1s").status,
+  scheduleSvg(p.maxAttempts(3)).length, typeof retry, typeof retryMessage, root.MAX_ATTEMPTS];
+// @ts-expect-error a look-alike object is not a policy: the class stays nominal
+export const fake: Backoff = { delay: (n: number) => n, at: (n: number) => n };
+`;
+
 const COMPILER = {
   target: "ES2022",
   strict: true,
@@ -358,10 +378,14 @@ const consumer = () =>
       "tsconfig.node16.json": tsconfig("node16", "node16", NODE_FILES),
       "tsconfig.nodenext.json": tsconfig("nodenext", "nodenext", NODE_FILES),
       "tsconfig.bundler.json": tsconfig("esnext", "bundler", ["bundler.ts", "internals.ts", "schema.ts"]),
+      "node10.ts": NODE10,
+      "tsconfig.node10.json": JSON.stringify({
+        compilerOptions: { ...COMPILER, target: "ES5", module: "commonjs", moduleResolution: "node10" }, files: ["node10.ts"],
+      }, null, 2) + "\n",
     },
   });
 
-for (const mode of ["node16", "nodenext", "bundler"]) {
+for (const mode of ["node16", "nodenext", "bundler", "node10"]) {
   test(`tsc --strict --noEmit, moduleResolution ${mode}: every export type-checks, wrong options do not`, () => {
     const { dir } = consumer();
     const tsc = join(dir, "node_modules", "typescript", "bin", "tsc");

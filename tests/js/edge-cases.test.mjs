@@ -35,11 +35,17 @@ test("a policy built by the CommonJS copy works in the ESM copy (and back), rand
   assert.deepEqual(cjs.Backoff.from(esm.Backoff.linear(5).maxAttempts(4)).schedule(), [5, 10, 15]);
 });
 
-test("at() needs a finite now", () => {
+test("at() never throws on a number (contract: `delay` and `at` accept any number); a non-number now is a TypeError", () => {
   const p = esm.Backoff.fixed(100);
   assert.equal(p.at(1, 1000), 1100);
-  for (const now of [NaN, Infinity, -Infinity]) assert.throws(() => p.at(1, now), { name: "RangeError", message: /^now must be a finite number/ });
-  assert.throws(() => p.at(1, "5"), TypeError);
+  assert.equal(p.at(1, -0), 100);
+  assert.ok(Number.isNaN(p.at(1, NaN)));
+  assert.equal(p.at(1, Infinity), Infinity);
+  assert.equal(p.at(1, -Infinity), -Infinity);
+  assert.equal(p.at(NaN, 5), 5);
+  assert.equal(esm.createBackoff({ base: 1000 }).at(3, 1700000000000), 1700000004000);
+  assert.throws(() => p.at(1, "5"), { name: "TypeError", message: 'now must be a number of ms since the epoch; received "5"' });
+  assert.throws(() => p.at(1, 5n), { name: "TypeError", message: /^now must be a number of ms since the epoch; received/ });
 });
 
 test("fetchWithRetry refuses retry options passed as the RequestInit", async () => {
@@ -58,6 +64,11 @@ test("an AbortError from fn is not retried unless shouldRetry says so; a Timeout
   assert.equal(calls, 4);
   calls = 0;
   await assert.rejects(esm.retry(() => { calls++; throw new DOMException("slow", "TimeoutError"); }, 0, { retries: 2 }), (e) => e.reason === "attempts" && e.cause.name === "TimeoutError");
+  assert.equal(calls, 3);
+  // p-retry-style options: p-retry 9 retries an error merely named AbortError (only its own
+  // AbortError class stops), so the p-retry form does too.
+  calls = 0;
+  await assert.rejects(esm.retry(abort, { retries: 2, minTimeout: 0 }), (e) => e.name === "AbortError" && e.message === "stopped");
   assert.equal(calls, 3);
 });
 
@@ -214,4 +225,16 @@ test("createBackoff: a getter that throws is reported as unreadable options with
   assert.throws(() => p.delay(10n), { name: "TypeError", message: "attempt must be a number; received a bigint" });
   assert.throws(() => p.at(10n, 0), { name: "TypeError", message: "attempt must be a number; received a bigint" });
   assert.throws(() => cjs.createBackoff({ base: 1000, jitter: 0.5, seed: "k" }).delay(2n), { name: "TypeError", message: "attempt must be a number; received a bigint" });
+});
+
+test("the options a policy hands out under its global Symbol.for key are frozen to the steps: no one can change a policy's waits", () => {
+  const caller = [10, 20, 30];
+  const p = esm.createBackoff({ steps: caller, jitter: 0 });
+  caller[2] = 999;
+  const options = p[Symbol.for("backoff-wasm.Backoff.options")]();
+  assert.ok(Object.isFrozen(options));
+  assert.throws(() => { "use strict"; options.steps[2] = 555; }, TypeError);
+  assert.deepEqual(p.maxAttempts(4).schedule(), [10, 20, 30]);
+  assert.deepEqual(p.jitter(0).maxAttempts(4).schedule(), [10, 20, 30]);
+  assert.deepEqual(p.toJSON().steps, [10, 20, 30]);
 });
