@@ -142,6 +142,18 @@ function numberArg(flag: string, text: string): number {
   return Number(text);
 }
 
+/**
+ * `n`, unless `text` is a whole number that a double cannot hold exactly (above 2^53):
+ * then the error quotes what was typed, not the rounded number an option check would see
+ * (the counts, `--attempts` and `--free`; durations round as the duration parser does).
+ */
+function exactInteger(flag: string, text: string, n: number): number {
+  if (/^-?\d+$/.test(text.trim()) && !Number.isSafeInteger(n)) {
+    throw new UsageError(`${flag} must be a whole number below 2^53 (9007199254740992); received ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+
 function durationArg(text: string): number | string {
   return /^\d+$/.test(text.trim()) ? Number(text) : text;
 }
@@ -154,9 +166,9 @@ interface Row {
 
 function buildOptions(v: Record<string, string | boolean | undefined>): BackoffOptions {
   const shared: Record<string, unknown> = {
-    maxAttempts: v.attempts === undefined ? MAX_ATTEMPTS : numberArg("--attempts", v.attempts as string),
+    maxAttempts: v.attempts === undefined ? MAX_ATTEMPTS : exactInteger("--attempts", v.attempts as string, numberArg("--attempts", v.attempts as string)),
   };
-  if (v.free !== undefined) shared.free = numberArg("--free", v.free as string);
+  if (v.free !== undefined) shared.free = exactInteger("--free", v.free as string, numberArg("--free", v.free as string));
   if (v.jitter !== undefined) {
     const j = v.jitter as string;
     // A number goes in as a number; any other word as given, so a kind is taken and a

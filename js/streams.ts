@@ -38,7 +38,11 @@ export interface Random {
    * @throws RangeError for a bound that is not a finite number.
    */
   float(min?: number, max?: number): number;
-  /** `next() < chance` (default 0.5). @throws TypeError when `chance` is not a number. */
+  /**
+   * `next() < chance` (default 0.5): 1 or more is always `true`, 0 or less always `false`
+   * (one draw is taken either way, as upstream takes it).
+   * @throws TypeError when `chance` is not a number, or is `NaN`.
+   */
   bool(chance?: number): boolean;
   /**
    * One item, uniformly: `items[int(0, length - 1)]` (a hole reads `undefined`, as in the original).
@@ -84,7 +88,7 @@ abstract class RandomBase implements Random {
 
   bool(chance = 0.5): boolean {
     if (typeof chance !== "number" || Number.isNaN(chance)) {
-      throw invalid(TYPE, "chance", "a number in [0, 1]", chance);
+      throw invalid(TYPE, "chance", "a number to compare next() with (not NaN)", chance);
     }
     return this.next() < chance;
   }

@@ -2,7 +2,8 @@
 # Every test layer, in order (npm test runs setup + build first):
 #   0. hygiene: cargo fmt --check, cargo clippy -D warnings (native and wasm32);
 #      the shipped .d.ts are type-checked strictly by tests/consumers/typescript.test.mjs
-#   1. native Rust tests of the core (cargo test) and the doc examples (cargo test --doc)
+#   1. native Rust tests of the core (cargo test), the doc examples (cargo test --doc) and,
+#      in a release build, the power's 3-million-pair oracle sweep
 #   2. wasm-bindgen tests, in Node and in headless Chromium (scripts/test-wasm.sh)
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;
@@ -31,6 +32,8 @@ fi
 log "cargo test (native core), and the Rust API's doc examples (cargo test --doc)"
 cargo test -q --lib
 cargo test -q --doc
+log "the power's oracle sweep: 3 million pairs, release build (src/core/pow/tests.rs sweep)"
+cargo test -q --release --lib pow::tests::sweep
 
 if [ -f scripts/test-wasm.sh ]; then
   log "wasm-bindgen tests (Node, headless Chromium)"

@@ -79,6 +79,9 @@ test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
     [["schedule", "--chart", "--format", "json"], "backoff-wasm: --chart draws instead of a table; it cannot be combined with --format json"],
     [["schedule", "--steps", "1,x"], 'backoff-wasm: --steps: steps[1] must be a non-negative finite duration (ms, or text such as "5 seconds"); received "x"'],
     [["schedule", "--attempts", "1e9"], "backoff-wasm: --attempts: maxAttempts must be an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones); received 1000000000"],
+    // A count a double cannot hold: the message quotes what was typed, not the rounded number.
+    [["schedule", "--attempts", "9007199254740993"], 'backoff-wasm: --attempts must be a whole number below 2^53 (9007199254740992); received "9007199254740993"'],
+    [["schedule", "--free", "18014398509481985"], 'backoff-wasm: --free must be a whole number below 2^53 (9007199254740992); received "18014398509481985"'],
   ]) {
     const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
     assert.equal(r.status, 2, args.join(" "));

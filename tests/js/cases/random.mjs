@@ -80,6 +80,14 @@ export default (t, lib, entries) => {
       t.eq(r.bool(1), true, "bool(1)");
       twin.next();
     }
+    // Outside [0, 1] the comparison still answers (always / never), with its draw.
+    t.eq(r.bool(2), true, "bool(2)");
+    t.eq(r.bool(-1), false, "bool(-1)");
+    twin.next();
+    twin.next();
+    t.throws(() => r.bool(NaN), { instance: TypeError, message: "chance must be a number to compare next() with (not NaN); received NaN" }, "bool(NaN)");
+    t.throws(() => r.bool("0.5"), { instance: TypeError, message: 'chance must be a number to compare next() with (not NaN); received "0.5"' }, "bool(\"0.5\")");
+    t.eq(r.next(), twin.next(), "no draw on error");
   });
 
   t.test("int(min, max) = min + floor(next() * (max - min + 1)), both ends included", () => {
