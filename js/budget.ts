@@ -4,7 +4,7 @@
  * @module
  */
 import { toMs, type DurationInput } from "./duration.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readOptions, TYPE } from "./errors.js";
 
 /** What `retry`/`fetchWithRetry` need of a budget (option `budget`). */
 export interface RetryBudget {
@@ -34,13 +34,6 @@ const SCALE = 1000;
 /** Slices of the sliding window (Finagle's `WindowedAdder` uses 10). */
 const SLICES = 10;
 
-function num(name: string, x: unknown, fallback: number, ok: (v: number) => boolean, expected: string): number {
-  if (x === undefined) return fallback;
-  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!ok(x)) throw invalid(RANGE, name, expected, x);
-  return x;
-}
-
 /**
  * A retry budget to share between any number of `retry`/`fetchWithRetry` calls
  * (option `budget`), to stop retry storms: over the last `windowMs`, retries may
@@ -53,27 +46,24 @@ function num(name: string, x: unknown, fallback: number, ok: (v: number) => bool
  * `minPerSecond × trunc(windowMs / 1000) × cost` never expires. Time is `Date.now()`.
  *
  * @param options see {@link RetryBudgetOptions}.
- * @throws TypeError for a non-object or a wrong type, an unknown key; RangeError for a value out of range.
+ * @throws TypeError for a non-object or a wrong type, an unknown key, options that cannot be read
+ *   (a revoked Proxy, a throwing getter; the engine's error is the `cause`); RangeError for a value out of range.
  * @example
  * const budget = createRetryBudget({ ratio: 0.1 }); // one per downstream service
  * await fetchWithRetry(url, undefined, { budget });
  */
 export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
   if (typeof options !== "object" || options === null) throw invalid(TYPE, "options", "an object", options);
-  let keys: string[];
-  try {
-    keys = Object.keys(options);
-  } catch {
-    throw invalid(TYPE, "options", "an object whose keys can be listed", options);
-  }
-  // An array is never options (asked after Object.keys, which reports a revoked Proxy first).
+  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
+  const o = readOptions(options) as RetryBudgetOptions;
+  // An array is never options (asked after readOptions, which reports a revoked Proxy first).
   if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const k of keys) {
+  for (const k in o) {
     if (!["ratio", "minPerSecond", "windowMs"].includes(k)) throw invalid(TYPE, "option", "one of ratio, minPerSecond, windowMs", k);
   }
-  const ratio = num("ratio", options.ratio, 0.2, (v) => v >= 0 && v <= 1000, "a number in [0, 1000]");
-  const minPerSecond = num("minPerSecond", options.minPerSecond, 10, (v) => Number.isSafeInteger(v) && v >= 0, "a non-negative integer");
-  const w = options.windowMs;
+  const ratio = numberOption("ratio", o.ratio, "a number in [0, 1000]", (v) => v >= 0 && v <= 1000, 0.2);
+  const minPerSecond = numberOption("minPerSecond", o.minPerSecond, "a non-negative integer", (v) => Number.isSafeInteger(v) && v >= 0, 10);
+  const w = o.windowMs;
   if (w !== undefined && typeof w !== "number" && typeof w !== "string") throw invalid(TYPE, "windowMs", "a duration from 1 s to 60 s", w);
   const windowMs = w === undefined ? 10_000 : toMs(w);
   if (!(windowMs >= 1000 && windowMs <= 60_000)) throw invalid(RANGE, "windowMs", "a duration from 1 s to 60 s", w);

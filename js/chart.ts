@@ -5,7 +5,7 @@
  */
 import { Backoff, createBackoff } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { invalid, numberOption, readOptions, TYPE } from "./errors.js";
 import { formatDelay } from "./format.js";
 import { seededInt } from "./streams.js";
 
@@ -44,10 +44,7 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 const fmt = (x: number) => String(Math.round(x * 10) / 10);
 
 function integerOption(v: unknown, name: string, min: number, max: number, fallback: number): number {
-  if (v === undefined) return fallback;
-  if (typeof v !== "number") throw invalid(TYPE, name, `an integer from ${min} to ${max}`, v);
-  if (!Number.isInteger(v) || v < min || v > max) throw invalid(RANGE, name, `an integer from ${min} to ${max}`, v);
-  return v;
+  return numberOption(name, v, `an integer from ${min} to ${max}`, (x) => Number.isInteger(x) && x >= min && x <= max, fallback);
 }
 
 function describe(json: ReturnType<Backoff["toJSON"]>): string {
@@ -72,12 +69,15 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  * as a dashed line, and axes labelled in human durations. Readable at 640 × 360.
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
- * @throws TypeError/RangeError for a bad option (named in the message).
+ * @throws TypeError/RangeError for a bad option (named in the message); TypeError for options
+ *   that cannot be read (a revoked Proxy, a throwing getter; the engine's error is the `cause`).
  */
-export function scheduleSvg(policy: Backoff | DurationInput, options: ScheduleSvgOptions = {}): string {
+export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOptions = {}): string {
   const p = Backoff.from(policy);
-  if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-  for (const key of Object.keys(options)) {
+  if (opts === null || typeof opts !== "object") throw invalid(TYPE, "options", "an object", opts);
+  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
+  const options = readOptions(opts) as ScheduleSvgOptions;
+  for (const key in options) {
     if (!SVG_KEYS.includes(key)) throw invalid(TYPE, "an option name", `one of ${SVG_KEYS.join(", ")}`, key);
   }
   const retries = integerOption(options.retries, "retries", 1, 200, Math.min(200, (p.attempts ?? 11) - 1) || 1);

@@ -166,6 +166,45 @@ export function invalid(kind: number, option: string, expected: string, received
 }
 
 /**
+ * A number argument or option: `fallback` when `x` is `undefined` and a fallback is given;
+ * otherwise the package's TypeError when `x` is not a number, and a `range` error (RangeError
+ * unless told) when `ok(x)` is false, both `<name> must be <expected>; received …`. @internal
+ */
+export function numberOption(name: string, x: unknown, expected: string, ok: (v: number) => boolean, fallback?: number, range: number = RANGE): number {
+  if (x === undefined && fallback !== undefined) return fallback;
+  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
+  if (!ok(x)) throw invalid(range, name, expected, x);
+  return x;
+}
+
+/**
+ * `read()` — a read of the caller's value `x` (a getter, a Proxy trap) — or, when reading
+ * throws (a revoked Proxy, a throwing getter), the package's TypeError
+ * `<name> must be <expected>; received …` (`expected` says what can be read, e.g.
+ * `"an object that can be read"`) with what was thrown as the `cause`. Every function of the package's own (not the mirrored Sigil ones) reads the
+ * caller's objects through this, so all of them fail alike. @internal
+ */
+export function readable<T>(name: string, expected: string, x: unknown, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw invalid(TYPE, name, expected, x, e);
+  }
+}
+
+/**
+ * The own enumerable properties of the options object `x`, each read once, as a plain
+ * record: keys that cannot be listed are `<name> must be an object whose keys can be
+ * listed`, a value that cannot be read is {@link readable}'s error; either with the
+ * engine's error as the `cause` (`createBackoff`, mirrored, keeps its own wording). @internal
+ */
+export function readOptions(x: object, name = "options"): Record<string, unknown> {
+  readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
+  // A spread defines each key as an own property (an own `__proto__` key stays a key).
+  return readable(name, "an object that can be read", x, () => ({ ...x }) as Record<string, unknown>);
+}
+
+/**
  * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
  * option name (with an index, `steps[3]`) and expected text, with the value
  * to blame taken from `values` (the values the call was given, in its order).

@@ -5,7 +5,7 @@
  * tests/retry/p-retry.test.mjs).
  * @module
  */
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "./errors.js";
 import { AbortError } from "./retry-errors.js";
 
 /** The global scope of the program using this package. */
@@ -94,13 +94,9 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export function signalOf(name: string, x: unknown): Signal | undefined {
   if (x == null) return undefined;
   const s = x as Signal;
-  let ok: boolean;
-  try {
-    ok = typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function";
-  } catch (e) {
-    // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
-    throw invalid(TYPE, name, "an AbortSignal that can be read", x, e);
-  }
+  // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
+  const ok = readable(name, "an AbortSignal that can be read", x, () =>
+    typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function");
   if (!ok) throw invalid(TYPE, name, "an AbortSignal", x);
   return s;
 }
@@ -124,11 +120,7 @@ function boolOf(name: string, x: unknown): boolean {
  * throws, RangeError in this package's own options.
  */
 function numberOf(name: string, x: unknown, fallback: number, infinite: boolean, range: typeof RANGE | typeof TYPE): number {
-  if (x == null) return fallback;
-  const expected = `a number >= 0${infinite ? " or Infinity" : ", finite"}`;
-  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (!infinite && x === Infinity)) throw invalid(range, name, expected, x);
-  return x;
+  return numberOption(name, x ?? undefined, `a number >= 0${infinite ? " or Infinity" : ", finite"}`, (v) => v >= 0 && (infinite || v < Infinity), fallback, range);
 }
 
 /**
@@ -136,11 +128,7 @@ function numberOf(name: string, x: unknown, fallback: number, infinite: boolean,
  * Out of range: a `range` error (RangeError by default; p-retry's own form throws TypeError). @internal
  */
 export function retriesOf(x: unknown, fallback: number, name = "retries", range: typeof RANGE | typeof TYPE = RANGE): number {
-  if (x == null) return fallback;
-  const expected = "a non-negative integer or Infinity";
-  if (typeof x !== "number") throw invalid(TYPE, name, expected, x);
-  if (!(x >= 0) || (Number.isFinite(x) && !Number.isInteger(x))) throw invalid(range, name, expected, x);
-  return x;
+  return numberOption(name, x ?? undefined, "a non-negative integer or Infinity", (v) => v >= 0 && (v === Infinity || Number.isInteger(v)), fallback, range);
 }
 
 /**

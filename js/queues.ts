@@ -16,7 +16,7 @@
  * @module
  */
 import { Backoff } from "./backoff.js";
-import { invalid, RANGE, TYPE } from "./errors.js";
+import { invalid, numberOption, readable, readOptions, TYPE } from "./errors.js";
 import { queueRetryDelaySeconds, retryAfterMs, type RetryAfterInput, type RetryPolicy } from "./retry.js";
 
 /**
@@ -76,9 +76,7 @@ const POLICY_OPTIONS = Symbol.for("backoff-wasm.Backoff.options");
 
 /** `x` when it is an attempt count (an integer >= 1); TypeError/RangeError naming `name` otherwise. */
 function count(name: string, x: unknown): number {
-  if (typeof x !== "number") throw invalid(TYPE, name, "an integer >= 1", x);
-  if (!Number.isSafeInteger(x) || x < 1) throw invalid(RANGE, name, "an integer >= 1", x);
-  return x;
+  return numberOption(name, x, "an integer >= 1", (v) => Number.isSafeInteger(v) && v >= 1);
 }
 
 /**
@@ -126,23 +124,14 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
   const expected = "a Queues message (with retry and ack methods)";
   // Every read of the caller's objects first: a revoked Proxy or a throwing getter gets the
   // package's TypeError naming what it was (the engine's error as `cause`), not the engine's.
-  let fields: Pick<QueueMessageLike, "retry" | "ack" | "attempts" | "id">;
-  try {
-    fields = { retry: message?.retry, ack: message?.ack, attempts: message?.attempts, id: message?.id };
-  } catch (e) {
-    throw invalid(TYPE, "message", `${expected} that can be read`, message, e);
-  }
+  const fields = readable("message", `${expected} that can be read`, message, () =>
+    ({ retry: message?.retry, ack: message?.ack, attempts: message?.attempts, id: message?.id }));
   if (typeof fields.retry !== "function" || typeof fields.ack !== "function") throw invalid(TYPE, "message", expected, message);
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw invalid(TYPE, "options", "an object", options);
   }
-  let o: Record<string, unknown>;
-  try {
-    o = { ...(options ?? {}) } as Record<string, unknown>;
-  } catch (e) {
-    throw invalid(TYPE, "options", "an object that can be read", options, e);
-  }
-  for (const key of Object.keys(o)) {
+  const o: Record<string, unknown> = options === undefined ? {} : readOptions(options);
+  for (const key in o) {
     if (!MESSAGE_OPTIONS.includes(key)) throw invalid(TYPE, "option", `one of ${MESSAGE_OPTIONS.join(", ")}`, key);
   }
   const onExhausted = o.onExhausted ?? "retry";
@@ -200,12 +189,7 @@ export function bullmqBackoff(policy: RetryPolicy): BullBackoffStrategy {
   return function backoffStrategy(attemptsMade: number, _type?: string, _err?: unknown, job?: BullJobLike): number {
     count("attemptsMade", attemptsMade);
     if (p.attempts !== undefined && attemptsMade >= p.attempts) return -1;
-    let id: unknown;
-    try {
-      id = typeof job === "object" && job !== null ? job.id : undefined;
-    } catch (e) {
-      throw invalid(TYPE, "job", "a BullMQ job whose id can be read", job, e);
-    }
+    const id = readable("job", "a BullMQ job whose id can be read", job, () => (typeof job === "object" && job !== null ? job.id : undefined));
     const ms = keyed(p, id, "job.id").delay(attemptsMade);
     return ms === Infinity ? -1 : Math.ceil(ms);
   };

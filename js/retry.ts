@@ -12,7 +12,7 @@
 import { retryAfterValueMs } from "./abi.js";
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, optionNames, RANGE, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, readOptions, TYPE } from "./errors.js";
 import { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
 import { rateLimitWaitMs } from "./server-delay.js";
@@ -207,15 +207,6 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null;
 }
 
-/** `Object.keys`, with the package's own error for a revoked Proxy or a throwing trap. */
-function keysOf(x: object, name: string): string[] {
-  try {
-    return Object.keys(x);
-  } catch {
-    throw invalid(TYPE, name, "an object whose keys can be listed", x);
-  }
-}
-
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
 /** Where a key that is not an option of `known` belongs, in the caller's words. */
@@ -225,18 +216,21 @@ function hint(k: string): string {
   return "";
 }
 
-/** Rejects a non-object and any key outside `known` (a typo must not pass silently), saying where a misplaced key belongs. */
+/**
+ * The options, each read once ({@link readOptions}): rejects a non-object and any key outside
+ * `known` (a typo must not pass silently), saying where a misplaced key belongs.
+ */
 function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
   if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
-  const keys = keysOf(options, "options");
+  const o = readOptions(options);
   // An array is an object too, but never options: its index keys would only be reported as
-  // unknown options. (Asked after keysOf, which reports a revoked Proxy, on which isArray throws.)
+  // unknown options. (Asked after readOptions, which reports a revoked Proxy, on which isArray throws.)
   if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const key of keys) {
+  for (const key in o) {
     if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known.includes("policy") ? "" : hint(key)}`, key);
   }
-  return options;
+  return o;
 }
 
 /** A plain object (options), not a `Backoff` or another class instance. */
@@ -273,9 +267,10 @@ function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<s
       throw invalid(TYPE, name, expected, x);
     }
   }
+  const rec = readOptions(x, name);
   let backoffKey: string | undefined;
   let pKey: string | undefined;
-  for (const k of keysOf(x, name)) {
+  for (const k in rec) {
     const b = isBackoffKey(k);
     const p = pRetry && P_RETRY_KEYS.includes(k);
     if (b && !p) backoffKey ??= k;
@@ -289,7 +284,7 @@ function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<s
   if (backoffKey !== undefined && pKey !== undefined) {
     throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
   }
-  return pRetry && backoffKey === undefined ? x : createBackoff(x as unknown as BackoffOptions);
+  return pRetry && backoffKey === undefined ? rec : createBackoff(x as unknown as BackoffOptions);
 }
 
 /** The default policy: see `retry`. */
@@ -313,27 +308,18 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
     deadline = d;
   } else if (d !== undefined) {
-    if (!isObject(d) || keysOf(d, "deadline").join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
-    afterMs = ceiling("deadline.afterMs", d.afterMs, 0);
+    const r = isObject(d) ? readOptions(d, "deadline") : undefined;
+    if (!r || Object.keys(r).join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    afterMs = ceiling("deadline.afterMs", r.afterMs, 0);
   }
   const budget = o.budget as RetryBudget | undefined;
   if (budget !== undefined) {
-    let ok: boolean;
-    try {
-      ok = isObject(budget) && typeof budget.deposit === "function" && typeof budget.tryWithdraw === "function";
-    } catch (e) {
-      throw invalid(TYPE, "budget", "a retry budget (createRetryBudget()) that can be read", budget, e);
-    }
+    const ok = readable("budget", "a retry budget (createRetryBudget()) that can be read", budget, () =>
+      isObject(budget) && typeof budget.deposit === "function" && typeof budget.tryWithdraw === "function");
     if (!ok) throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
   }
 
-  const retries = o.retries;
-  if (retries !== undefined) {
-    if (typeof retries !== "number") throw invalid(TYPE, "retries", "a non-negative integer or Infinity", retries);
-    if (!(retries === Infinity || (Number.isSafeInteger(retries) && retries >= 0))) {
-      throw invalid(RANGE, "retries", "a non-negative integer or Infinity", retries);
-    }
-  }
+  const retries = o.retries === undefined ? undefined : numberOption("retries", o.retries, "a non-negative integer or Infinity", (v) => v === Infinity || (Number.isSafeInteger(v) && v >= 0));
   const bound = policy.attempts;
   let attempts: number;
   if (retries !== undefined && bound !== undefined) {
@@ -466,14 +452,12 @@ function serverDelay(headers: unknown, now: number): number | undefined {
 export function serverDelayMs(headers: RetryAfterInput, now: number = Date.now()): number | undefined {
   checkNow(now);
   if (!isObject(headers)) throw invalid(TYPE, "headers", "Headers, a header record or a Response", headers);
-  let source: unknown;
-  try {
-    source = "headers" in headers ? headers.headers : headers;
+  const source = readable("headers", "Headers, a header record or a Response that can be read", headers, () => {
+    const s = "headers" in headers ? headers.headers : headers;
     // Every field read once up front: unreadable headers are an error, not "no server wait".
-    for (const name of ["retry-after", ...RATE_LIMIT_FIELDS]) readHeaderValue(source, name);
-  } catch (e) {
-    throw invalid(TYPE, "headers", "Headers, a header record or a Response that can be read", headers, e);
-  }
+    for (const name of ["retry-after", ...RATE_LIMIT_FIELDS]) readHeaderValue(s, name);
+    return s;
+  });
   return serverDelay(source, now);
 }
 
@@ -673,7 +657,8 @@ async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry)
  * @param options see {@link RetryOptions} (not with p-retry-style options).
  * @returns what `fn` resolved with.
  * @throws (rejects; never throws synchronously) TypeError when `fn` is not a
- *   function, an argument has the wrong type, a key is unknown or misplaced
+ *   function, an argument has the wrong type or cannot be read (a revoked Proxy, a throwing
+ *   getter; the engine's error is the `cause`), a key is unknown or misplaced
  *   (the message says where it belongs), shapes are mixed, or both `retries`
  *   and `.maxAttempts()` are set; RangeError for a bad value, or when neither
  *   sets a budget for a policy without one (use `retries: Infinity` to retry for
@@ -699,7 +684,8 @@ export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options:
  *   `maxRetryAfter`, `deadline`, `budget`.
  * @returns what `fn` resolved with.
  * @throws (rejects; never throws synchronously) TypeError/RangeError for bad
- *   arguments (naming the option and the value); RetryError when the loop gives
+ *   arguments (naming the option and the value; TypeError with the engine's error as `cause`
+ *   for one that cannot be read); RetryError when the loop gives
  *   up (`reason` attempts, deadline, budget, aborted, not-retryable; `cause`
  *   the last error); an error thrown by `shouldRetry` or `onRetry` as is.
  * @example
@@ -807,7 +793,8 @@ function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: s
  * @param input a URL, URL text or `Request`, as for `fetch`.
  * @param init as for `fetch`.
  * @param options see {@link FetchRetryOptions}.
- * @throws (rejects; never throws synchronously) as `retry` for bad options;
+ * @throws (rejects; never throws synchronously) as `retry` for bad options
+ *   (also options, `init` or `input` that cannot be read);
  *   TypeError when `globalThis.fetch` is missing; RetryError when the loop gives
  *   up on a network error (`cause`) or is aborted (reason "aborted").
  */
@@ -819,14 +806,10 @@ export async function fetchWithRetry(
   const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   // Retry options in the RequestInit slot would be ignored by fetch: say so.
-  let misplaced: string | undefined;
-  try {
-    misplaced = init === undefined ? undefined : FETCH_KEYS.find((key) => key !== "signal" && Object.prototype.hasOwnProperty.call(init, key));
-  } catch (e) {
-    throw invalid(TYPE, "init", "an object that can be read", init, e);
-  }
+  const readInit = <T>(read: () => T) => readable("init", "an object that can be read", init, read);
+  const misplaced = init === undefined ? undefined : readInit(() => FETCH_KEYS.find((key) => key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)));
   if (misplaced !== undefined) {
-    throw invalid(TYPE, `init.${misplaced}`, "passed in the third argument (fetchWithRetry(input, init, { " + misplaced + " }))", (init as Record<string, unknown>)[misplaced]);
+    throw invalid(TYPE, `init.${misplaced}`, "passed in the third argument (fetchWithRetry(input, init, { " + misplaced + " }))", readInit(() => (init as Record<string, unknown>)[misplaced]));
   }
   if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
     throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
@@ -855,22 +838,13 @@ export async function fetchWithRetry(
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
   // A revoked Proxy or a throwing getter: the package's TypeError naming the argument, the engine's error as `cause`.
-  let request: Request | undefined;
-  try {
-    request = typeof Request !== "undefined" && input instanceof Request ? input : undefined;
-  } catch (e) {
-    throw invalid(TYPE, "input", "a URL, URL text or a Request that can be read", input, e);
-  }
-  let method: string;
-  let body: unknown;
-  let initSignal: unknown;
-  try {
-    method = String(init?.method ?? request?.method ?? "GET").toUpperCase();
-    body = init?.body !== undefined ? init.body : request?.body;
-    initSignal = init?.signal ?? request?.signal ?? undefined;
-  } catch (e) {
-    throw invalid(TYPE, "init", "an object that can be read", init, e);
-  }
+  const request = readable("input", "a URL, URL text or a Request that can be read", input, () =>
+    typeof Request !== "undefined" && input instanceof Request ? input : undefined);
+  const [method, body, initSignal] = readInit(() => [
+    String(init?.method ?? request?.method ?? "GET").toUpperCase(),
+    init?.body !== undefined ? init.body : request?.body,
+    init?.signal ?? request?.signal ?? undefined,
+  ] as const);
   if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
   // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have, an
   // init whose getter throws) are not network errors: every attempt would fail alike. Building
@@ -927,11 +901,8 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
   if (input === undefined || input === null) return undefined;
   if (typeof input === "string") value = input;
   else if (isObject(input)) {
-    try {
-      value = readHeaderValue("headers" in input ? input.headers : input, "retry-after");
-    } catch (e) {
-      throw invalid(TYPE, "input", "headers, a Response or an object with headers that can be read", input, e);
-    }
+    value = readable("input", "headers, a Response or an object with headers that can be read", input, () =>
+      readHeaderValue("headers" in input ? input.headers : input, "retry-after"));
   } else throw invalid(TYPE, "input", "a header value (string), Headers, a Response or an object with headers", input);
   return value === undefined ? undefined : retryAfterValueMs(value, now);
 }
@@ -946,12 +917,12 @@ export function retryAfterMs(input: RetryAfterInput, now: number = Date.now()): 
  * @param options `signal`: aborting rejects at once with `signal.reason` and
  *   clears the timer; an already-aborted signal rejects without arming one.
  * @throws (rejects; never throws synchronously) TypeError when `ms` is not a
- *   number, `options` not an object or `signal` not an AbortSignal; RangeError
+ *   number, `options` not an object (or one that cannot be read: a revoked Proxy, a throwing
+ *   getter; the engine's error is the `cause`) or `signal` not an AbortSignal; RangeError
  *   for a negative or `NaN` `ms`.
  */
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
-  if (typeof ms !== "number") throw invalid(TYPE, "ms", "a non-negative number of ms", ms);
-  if (!(ms >= 0)) throw invalid(RANGE, "ms", "a non-negative number of ms", ms);
+  numberOption("ms", ms, "a non-negative number of ms", (v) => v >= 0);
   return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
 }
 
@@ -1000,10 +971,7 @@ function wait(ms: number, signal: AbortSignal | undefined, unref?: boolean): Pro
  */
 export function queueRetryDelaySeconds(policy: RetryPolicy, attempts: number): number {
   const p = Backoff.from(policy);
-  if (typeof attempts !== "number") throw invalid(TYPE, "attempts", "an integer >= 1 (message.attempts)", attempts);
-  if (!Number.isSafeInteger(attempts) || attempts < 1) {
-    throw invalid(RANGE, "attempts", "an integer >= 1 (message.attempts)", attempts);
-  }
+  numberOption("attempts", attempts, "an integer >= 1 (message.attempts)", (v) => Number.isSafeInteger(v) && v >= 1);
   const seconds = Math.ceil(p.delay(attempts) / 1000);
   return Math.min(Math.max(seconds, 0), QUEUES_MAX_DELAY_SECONDS);
 }

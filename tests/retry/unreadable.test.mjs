@@ -65,3 +65,54 @@ test("promise entries reject with the package's TypeError for a revoked signal, 
   await assert.rejects(fetchWithRetry(revoked(), undefined, { retries: 0 }), ours(TypeError, "input must be"));
   await assert.rejects(fetchWithRetry("http://127.0.0.1:1/", revoked(), { retries: 0 }), ours(TypeError, "init must be"));
 });
+
+// One rule for every function of the package's own (issue 18): an option read through a
+// throwing getter, or options that are a revoked Proxy, give the package's TypeError naming
+// the argument ("<name> must be … that can be read" / "… whose keys can be listed") with the
+// engine's error as `cause`; a promise-returning function rejects with it (never throws).
+// The mirrored Sigil functions keep passing the raw error, as @sigil/core does.
+/** An options object whose own enumerable `key` is a getter that throws. */
+const getter = (key) => Object.defineProperty({}, key, { enumerable: true, get() { throw new Error("getter failed"); } });
+/** `ours` for `start`, and the `cause` is what the getter (or the Proxy) threw. */
+const wrapped = (start, causeMessage) => (e) => {
+  ours(TypeError, start)(e);
+  assert.ok(e.cause instanceof Error, `cause: ${e.cause}`);
+  if (causeMessage) assert.equal(e.cause.message, causeMessage);
+  return true;
+};
+
+test("options read through a throwing getter: every function of the package's own wraps the error", async () => {
+  const { createRetryBudget, sleep } = await import("../../pkg/dist/esm/retry.js");
+  const { scheduleSvg } = await import("../../pkg/dist/esm/chart.js");
+  const read = "options must be an object that can be read; received an object";
+  const sync = [
+    ["createRetryBudget(throwing ratio)", () => createRetryBudget(getter("ratio")), read],
+    ["scheduleSvg(throwing width)", () => scheduleSvg(policy, getter("width")), read],
+    ["retryMessage(throwing retryAfter)", () => retryMessage(message(), policy, getter("retryAfter")), read],
+    ["scheduleSvg(revoked)", () => scheduleSvg(policy, revoked()), "options must be an object whose keys can be listed; received an object"],
+  ];
+  for (const [label, f, text] of sync) {
+    assert.throws(f, wrapped(text, text.includes("keys") ? undefined : "getter failed"), label);
+    assert.throws(f, (e) => e.message === text, label);
+  }
+  const lazy = [
+    ["retry(fn, policy, throwing retries)", () => retry(fail, 1, getter("retries")), read],
+    ["retry(fn, throwing p-retry retries)", () => retry(fail, getter("retries")), "policy must be an object that can be read; received an object"],
+    ["retry(fn, policy, { deadline: throwing afterMs })", () => retry(fail, 1, { retries: 1, deadline: getter("afterMs") }), "deadline must be an object that can be read; received an object"],
+    ["fetchWithRetry(throwing options)", () => fetchWithRetry("http://127.0.0.1:1/", undefined, getter("retries")), read],
+    ["fetchWithRetry(throwing init value)", () => fetchWithRetry("http://127.0.0.1:1/", getter("retries"), { retries: 0 }), "init must be an object that can be read; received an object"],
+    ["sleep(1, throwing signal)", () => sleep(1, getter("signal")), read],
+  ];
+  for (const [label, f, text] of lazy) {
+    let p;
+    assert.doesNotThrow(() => { p = f(); }, label);
+    await assert.rejects(p, wrapped(text, "getter failed"), label);
+    await assert.rejects(f(), (e) => e.message === text, label);
+  }
+});
+
+test("the mirrored Sigil functions pass a throwing getter's error as it is (as @sigil/core does)", async () => {
+  const { nextDelayMs, retrySchedule } = await import("../../pkg/dist/esm/sigil.js");
+  assert.throws(() => nextDelayMs(1, getter("baseDelayMs")), (e) => e.message === "getter failed");
+  assert.throws(() => retrySchedule(getter("baseDelayMs")), (e) => e.message === "getter failed");
+});
