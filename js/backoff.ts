@@ -374,7 +374,8 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError when the policy has no `maxAttempts` (the schedule is endless).
    */
   totalBounds(): { min: number; max: number } {
-    const n = this.#bounded("totalBounds()");
+    // No draws (the bounds settle at a fixed point in the engine): a million waits at most, whatever the jitter.
+    const n = this.#bounded("totalBounds()", false);
     let min = 0;
     let max = 0;
     for (let retry = 1; retry < n; retry++) {
@@ -400,10 +401,11 @@ export class Backoff implements Iterable<number> {
   /**
    * The `attempts - 1` waits, retries 1 … attempts - 1 (drawing in order when jittered).
    * @throws RangeError when the policy has no `maxAttempts` (its schedule would be endless), or
-   *   more than 1 000 001 of them (iterate the policy instead of materialising millions of waits).
+   *   more than 1 000 001 of them (iterate the policy instead of materialising millions of waits),
+   *   or more than 1 001 with decorrelated jitter (wait `n` replays `min(n, 1000)` steps of its recurrence).
    */
   schedule(): number[] {
-    const n = this.#bounded("schedule()");
+    const n = this.#bounded("schedule()", true);
     const out: number[] = [];
     for (let retry = 1; retry < n; retry++) out.push(this.delay(retry));
     return out;
@@ -416,12 +418,13 @@ export class Backoff implements Iterable<number> {
     return total;
   }
 
-  #bounded(what: string): number {
+  /** `attempts`, checked for a whole schedule; `draws`: the schedule draws (decorrelated jitter has a lower bound then). */
+  #bounded(what: string, draws: boolean): number {
     const n = this.attempts;
     if (n === undefined) {
       throw invalid(RANGE, "maxAttempts", `set (e.g. .maxAttempts(5)) before ${what}: without it the schedule is endless`, n);
     }
-    if (wasm.checkScheduleAttempts(n) !== 0) fail([n]);
+    if (wasm.checkScheduleAttempts(n, draws ? this.#rec[REC_JITTER] as number : 0) !== 0) fail([n]);
     return n;
   }
 

@@ -148,7 +148,7 @@ pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
     let r = regs();
     let src = r[rec::SOURCE] as u32;
     policy(r)
-        .compose(attempt, move |k, lo, hi| {
+        .compose(attempt, src >= LOW, move |k, lo, hi| {
             let x = draw(src, key_len, k, lo, hi);
             if x.is_nan() && STOPPED.with(core::mem::take) { None } else { Some(x) }
         })

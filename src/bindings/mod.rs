@@ -181,6 +181,7 @@ pub(crate) fn fail_with(spec: u32, numbers: [f64; 2]) -> Failed {
 fn holds(expected: u32, x: f64) -> bool {
     const ATTEMPT_NUMBER: u32 = T::AttemptNumber as u32;
     const SCHEDULE_ATTEMPTS: u32 = T::ScheduleAttempts as u32;
+    const DECORRELATED_SCHEDULE_ATTEMPTS: u32 = T::DecorrelatedScheduleAttempts as u32;
     const NON_NEGATIVE: u32 = T::NonNegative as u32;
     const SIGIL_JITTER: u32 = T::SigilJitter as u32;
     const FACTOR: u32 = T::FactorExpected as u32;
@@ -190,6 +191,7 @@ fn holds(expected: u32, x: f64) -> bool {
     match expected {
         ATTEMPT_NUMBER => check::attempt_number(x).is_ok(),
         SCHEDULE_ATTEMPTS => check::schedule_attempts(x).is_ok(),
+        DECORRELATED_SCHEDULE_ATTEMPTS => check::decorrelated_schedule_attempts(x).is_ok(),
         NON_NEGATIVE => check::non_negative(x).is_ok(),
         SIGIL_JITTER => check::sigil_jitter(x).is_ok(),
         FACTOR => check::factor(x).is_ok(),

@@ -175,9 +175,16 @@ pub fn float_between_js(min: f64, max: f64, r: f64) -> f64 {
 }
 
 /// Checks that a policy's `maxAttempts` (`n`, value 0) can be materialised as a
-/// schedule: RangeError above a million waits (see `check::MAX_SCHEDULE_ATTEMPTS`).
+/// schedule: RangeError above a million waits (see `check::MAX_SCHEDULE_ATTEMPTS`),
+/// or above a thousand when `jitter` (the policy's jitter code) is decorrelated
+/// (`check::MAX_DECORRELATED_SCHEDULE_ATTEMPTS`).
 #[wasm_bindgen(js_name = checkScheduleAttempts)]
-pub fn check_schedule_attempts(n: f64) -> u32 {
-    // `check::schedule_attempts` through the shared reader (`n` is a number).
-    status(ok(number(NUMBER, n, spec(Kind::Range, T::MaxAttempts, T::ScheduleAttempts, 0))).map(|_| ()))
+pub fn check_schedule_attempts(n: f64, jitter: f64) -> u32 {
+    let expected = if jitter == f64::from(crate::boundary::jitter::DECORRELATED) {
+        T::DecorrelatedScheduleAttempts
+    } else {
+        T::ScheduleAttempts
+    };
+    // `check::schedule_attempts` (or the decorrelated one) through the shared reader (`n` is a number).
+    status(ok(number(NUMBER, n, spec(Kind::Range, T::MaxAttempts, expected, 0))).map(|_| ()))
 }

@@ -15,6 +15,8 @@ pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 pub const ATTEMPT_NUMBER: Expected = text(T::AttemptNumber);
 /// [`schedule_attempts`]'s wording.
 pub const SCHEDULE_ATTEMPTS: Expected = text(T::ScheduleAttempts);
+/// [`decorrelated_schedule_attempts`]'s wording.
+pub const DECORRELATED_SCHEDULE_ATTEMPTS: Expected = text(T::DecorrelatedScheduleAttempts);
 /// [`non_negative`]'s wording.
 pub const NON_NEGATIVE: Expected = text(T::NonNegative);
 /// [`sigil_jitter`]'s wording.
@@ -74,6 +76,23 @@ pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
     if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS { Ok(x) } else { Err(SCHEDULE_ATTEMPTS) }
 }
 
+/// The most attempts a materialised schedule of a policy with decorrelated jitter
+/// may have: a thousand waits, the recurrence's window (`curve::DECORRELATED_WINDOW`).
+/// Wait `n` replays `min(n, 1000)` steps of the recurrence, one draw each, so a
+/// schedule of `N` waits takes ~`1000 N` draws: a thousand waits are ~5 * 10^5
+/// draws (tens of ms with keyed draws), where a million took minutes.
+pub const MAX_DECORRELATED_SCHEDULE_ATTEMPTS: f64 = 1_001.0;
+
+/// `maxAttempts` for a materialised schedule with decorrelated jitter: an integer
+/// in `[1, 1_001]`.
+pub fn decorrelated_schedule_attempts(x: f64) -> Result<f64, Expected> {
+    if attempt_number(x).is_ok() && x <= MAX_DECORRELATED_SCHEDULE_ATTEMPTS {
+        Ok(x)
+    } else {
+        Err(DECORRELATED_SCHEDULE_ATTEMPTS)
+    }
+}
+
 /// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
 pub fn non_negative(x: f64) -> Result<f64, Expected> {
     if x >= 0.0 { Ok(x) } else { Err(NON_NEGATIVE) }
@@ -128,6 +147,8 @@ mod tests {
         }
         assert!(attempt_number(1.0).is_ok() && attempt_number(1e300).is_ok());
         assert!(schedule_attempts(1_000_001.0).is_ok() && schedule_attempts(1_000_002.0).is_err());
+        assert!(decorrelated_schedule_attempts(1_001.0).is_ok() && decorrelated_schedule_attempts(1_002.0).is_err());
+        assert!(decorrelated_schedule_attempts(0.0).is_err() && decorrelated_schedule_attempts(2.5).is_err());
         for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
             assert!(attempt_number(bad).is_err(), "{bad}");
         }

@@ -185,11 +185,19 @@ pub fn decorrelated_next(x: f64, cap: f64) -> f64 {
 /// (`f64::INFINITY` when absent). At least one of them is finite. Always in
 /// `[base, min(ceiling, cap)]` and integral (for integral bounds); at most
 /// [`DECORRELATED_WINDOW`] draws. A draw error passes through.
+///
+/// `settles`: the draw is a function of its range alone (the extreme draws of
+/// `Policy::bounds`, no source behind it), so a step that leaves the sleep
+/// unchanged is a fixed point: every later step would repeat it, and the loop
+/// stops there. A bound then costs the steps to reach the cap (at most ~700 for
+/// any doubles), not the whole window, and `totalBounds()` of a long schedule
+/// stays linear. Never set for a real source: its draws are counted and ordered.
 pub fn decorrelated<E>(
     base: f64,
     ceiling: f64,
     cap: f64,
     n: f64,
+    settles: bool,
     mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>,
 ) -> Result<f64, E> {
     let start = decorrelated_start(n);
@@ -197,7 +205,11 @@ pub fn decorrelated<E>(
     let mut sleep = base;
     for i in 0..decorrelated_steps(n) {
         let x = draw(start + f64::from(i), base, decorrelated_high(sleep).min(cap))?;
-        sleep = decorrelated_next(x, limit);
+        let next = decorrelated_next(x, limit);
+        if settles && next == sleep {
+            break;
+        }
+        sleep = next;
     }
     Ok(js_round(sleep))
 }

@@ -97,6 +97,8 @@ texts! {
     AttemptNumber = "an integer >= 1",
     /// `check::SCHEDULE_ATTEMPTS` (and its check).
     ScheduleAttempts = "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)",
+    /// `check::DECORRELATED_SCHEDULE_ATTEMPTS` (and its check).
+    DecorrelatedScheduleAttempts = "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)",
     /// `check::NON_NEGATIVE` (and its check).
     NonNegative = "a non-negative number",
     /// `check::SIGIL_JITTER` (and its check).

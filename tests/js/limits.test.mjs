@@ -26,6 +26,23 @@ test("schedule()/totalMs() refuse more than 1 000 001 attempts; iteration and de
   assert.equal(huge.delay(2 ** 53 - 1), 60_000);
 });
 
+test("decorrelated jitter: a whole schedule is at most 1 001 attempts (wait n replays min(n, 1000) draws); totalBounds() draws nothing and keeps the million", () => {
+  const p = Backoff.exponential(100).cap(30_000).jitter("decorrelated").seed("s");
+  const message = "maxAttempts must be an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones); received 1002";
+  assert.throws(() => p.maxAttempts(1002).schedule(), { name: "RangeError", message });
+  assert.throws(() => p.maxAttempts(1002).totalMs(), { name: "RangeError", message });
+  assert.throws(() => p.maxAttempts(1_000_002).totalBounds(), { name: "RangeError", message: /^maxAttempts must be an integer from 1 to 1000001 for a whole schedule/ });
+  const thousand = p.maxAttempts(1001);
+  const waits = thousand.schedule();
+  assert.equal(waits.length, 1000);
+  assert.deepEqual(waits, Array.from({ length: 1000 }, (_, i) => p.delay(i + 1)), "the schedule is delay(1) … delay(1000)");
+  // Bounds of wait n: [base, min(cap, base·3^n)] — 300, 900, 2700, 8100, 24300, then the cap.
+  assert.deepEqual(p.maxAttempts(7).totalBounds(), { min: 600, max: 36_300 + 30_000 });
+  assert.deepEqual(p.maxAttempts(1_000_001).totalBounds(), { min: 100 * 1_000_000, max: 36_300 + 30_000 * 999_995 });
+  // The other jitters keep the million.
+  assert.equal(Backoff.exponential(100).cap(30_000).jitter(0.5).seed("s").maxAttempts(1_000_001).schedule().length, 1_000_000);
+});
+
 test("scheduleSvg of astronomically long waits draws a bounded number of ticks", () => {
   const svg = scheduleSvg(Backoff.fixed(1e308).maxAttempts(3));
   assert.ok(svg.length < 20_000 && !/NaN|Infinity/.test(svg));
