@@ -496,11 +496,15 @@ function isAbortError(e: unknown): boolean {
   return prop(e, "name") === "AbortError";
 }
 
-/** The attempt loop of `retry` with this package's own options, and of `fetchWithRetry`. */
-async function run<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, hooks?: Hooks): Promise<T> {
+/**
+ * The attempt loop of `retry` with this package's own options, and of `fetchWithRetry`.
+ * `start`/`t0`: when the call started (`Date.now()`, `performance.now()`); `elapsedMs`,
+ * `{ afterMs }` and `maxRetryTime` count from there, setup included.
+ */
+async function run<T>(
+  fn: (ctx: RetryContext) => T | PromiseLike<T>, p: Plan, hooks?: Hooks, start = Date.now(), t0 = performance.now(),
+): Promise<T> {
   const { signal } = p;
-  const start = Date.now();
-  const t0 = performance.now();
   const deadline = p.afterMs !== undefined ? start + p.afterMs : p.deadline;
   const errors: unknown[] = [];
   let made = 0;
@@ -803,6 +807,9 @@ export async function fetchWithRetry(
   init?: FetchInit,
   options?: FetchRetryOptions,
 ): Promise<FetchResponse> {
+  // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
+  const start = Date.now();
+  const t0 = performance.now();
   const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   // Retry options in the RequestInit slot would be ignored by fetch: say so.
@@ -862,7 +869,7 @@ export async function fetchWithRetry(
     return res;
   };
   try {
-    return await run(attempt, p, FETCH_HOOKS);
+    return await run(attempt, p, FETCH_HOOKS, start, t0);
   } catch (e) {
     // Stopped on a retryable status (attempts, deadline, budget, deferrals, shouldRetry): that Response.
     if (e instanceof RetryError && e.reason !== "aborted" && last !== undefined && e.cause === last) return last;

@@ -44,3 +44,29 @@ test("fetch's own argument errors reject at once with fetch's error, not retried
   assert.ok(down instanceof RetryError && down.reason === "attempts", down?.message);
   assert.equal(retries, 2);
 });
+
+test("elapsedMs counts from the call, the argument check included (Node builds its first Request slowly)", async (t) => {
+  // Found by review4: on a process's first call RetryError.elapsedMs missed the ~50 ms that
+  // building the first Request takes. A clock that the Request constructor advances by 500 ms.
+  let clock = 1_000_000;
+  t.mock.method(Date, "now", () => clock);
+  const Real = globalThis.Request;
+  globalThis.Request = class extends Real {
+    constructor(...args) {
+      super(...args);
+      clock += 500;
+    }
+  };
+  t.after(() => { globalThis.Request = Real; });
+  const server = http.createServer((req, res) => res.writeHead(503).end());
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => server.close());
+  const e = await fetchWithRetry(`http://127.0.0.1:${server.address().port}/`, undefined, { policy: 0, retries: 0 })
+    .then((r) => r.status, (e) => e);
+  // The retryable status is handed back as the Response; ask again with a network error instead.
+  assert.equal(e, 503);
+  const err = await fetchWithRetry("http://127.0.0.1:9/", undefined, { policy: 0, retries: 0 }).catch((x) => x);
+  assert.ok(err instanceof RetryError, String(err));
+  assert.equal(err.reason, "attempts");
+  assert.equal(err.elapsedMs, 500);
+});
