@@ -148,10 +148,14 @@ pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
     let r = regs();
     let src = r[rec::SOURCE] as u32;
     policy(r)
-        .compose(attempt, src >= LOW, move |k, lo, hi| {
-            let x = draw(src, key_len, k, lo, hi);
-            if x.is_nan() && STOPPED.with(core::mem::take) { None } else { Some(x) }
-        })
+        .compose(
+            attempt,
+            || regs()[rec::SOURCE] as u32 >= LOW,
+            move |k, lo, hi| {
+                let x = draw(src, key_len, k, lo, hi);
+                if x.is_nan() && STOPPED.with(core::mem::take) { None } else { Some(x) }
+            },
+        )
         .unwrap_or(f64::NAN)
 }
 

@@ -192,12 +192,15 @@ pub fn decorrelated_next(x: f64, cap: f64) -> f64 {
 /// stops there. A bound then costs the steps to reach the cap (at most ~700 for
 /// any doubles), not the whole window, and `totalBounds()` of a long schedule
 /// stays linear. Never set for a real source: its draws are counted and ordered.
+/// Asked only when a step left the sleep unchanged (a closure, not a flag: the
+/// wasm build reads it from a static that the draw may write, so LLVM does not
+/// unswitch the loop into two copies, +300 B).
 pub fn decorrelated<E>(
     base: f64,
     ceiling: f64,
     cap: f64,
     n: f64,
-    settles: bool,
+    settles: impl Fn() -> bool,
     mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>,
 ) -> Result<f64, E> {
     let start = decorrelated_start(n);
@@ -206,7 +209,7 @@ pub fn decorrelated<E>(
     for i in 0..decorrelated_steps(n) {
         let x = draw(start + f64::from(i), base, decorrelated_high(sleep).min(cap))?;
         let next = decorrelated_next(x, limit);
-        if settles && next == sleep {
+        if next == sleep && settles() {
             break;
         }
         sleep = next;

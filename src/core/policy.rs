@@ -88,13 +88,17 @@ impl Policy<'_> {
     /// decorrelated jitter), none for a free attempt or without jitter.
     pub fn delay_with<E>(&self, attempt: f64, mut draw: impl FnMut(f64, f64, f64) -> Result<f64, E>) -> Result<f64, E> {
         let mut failed = None;
-        let v = self.compose(attempt, false, |k, lo, hi| match draw(k, lo, hi) {
-            Ok(x) => Some(x),
-            Err(e) => {
-                failed = Some(e);
-                None
-            }
-        });
+        let v = self.compose(
+            attempt,
+            || false,
+            |k, lo, hi| match draw(k, lo, hi) {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    failed = Some(e);
+                    None
+                }
+            },
+        );
         match failed {
             Some(e) => Err(e),
             None => Ok(v.unwrap_or(0.0)),
@@ -108,14 +112,14 @@ impl Policy<'_> {
     /// [`Policy::bounds_of`]).
     /// (An instance behind `&mut dyn FnMut`, with the policy in memory, took 11 of
     /// the 38 ns of a seeded-stream delay in V8.)
-    /// `settles`: the draw depends on its range alone (the extreme draws of the
+    /// `settles()`: the draw depends on its range alone (the extreme draws of the
     /// bounds), which lets decorrelated jitter stop at a fixed point
     /// ([`decorrelated`]); false for every real source.
     #[inline]
     pub fn compose(
         &self,
         attempt: f64,
-        settles: bool,
+        settles: impl Fn() -> bool,
         mut draw: impl FnMut(f64, f64, f64) -> Option<f64>,
     ) -> Option<f64> {
         let n = counted(attempt, self.free);
@@ -148,9 +152,9 @@ impl Policy<'_> {
         // One draw for both ends (one instance of the composition): the low end, then the high one.
         let high = Cell::new(false);
         let extreme = |_, lo, hi: f64| Some(if high.get() { high_draw(lo, hi) } else { lo });
-        let low = self.compose(attempt, true, &extreme).unwrap_or(0.0);
+        let low = self.compose(attempt, || true, &extreme).unwrap_or(0.0);
         high.set(true);
-        let high = self.compose(attempt, true, &extreme).unwrap_or(0.0);
+        let high = self.compose(attempt, || true, &extreme).unwrap_or(0.0);
         self.bounds_of(attempt, self.nominal(attempt).unwrap_or(0.0), low, high)
     }
 
