@@ -517,9 +517,16 @@ fn backoff_checks_record_errors() {
     // an unknown option name comes first
     assert_eq!(b::compile_curve(false, true, 0, NAN, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 1);
     expect_error(TYPE, "an option name", b::BACKOFF_NAMES, 11.0);
-    assert_eq!(b::check_schedule_attempts(1_000_002.0), 1);
+    assert_eq!(b::check_schedule_attempts(1_000_002.0, 0.0), 1);
     assert_eq!(recorded().option, "maxAttempts");
-    assert_eq!(b::check_schedule_attempts(1_000_001.0), 0);
+    assert_eq!(b::check_schedule_attempts(1_000_001.0, 0.0), 0);
+    // decorrelated jitter (code 5): a thousand waits at most
+    let decorrelated = f64::from(backoff_wasm::boundary::jitter::DECORRELATED);
+    assert_eq!(b::check_schedule_attempts(1_002.0, decorrelated), 1);
+    assert_eq!(recorded().option, "maxAttempts");
+    assert!(recorded().expected.contains("1 to 1001 for a whole decorrelated schedule"), "{}", recorded().expected);
+    assert_eq!(b::check_schedule_attempts(1_001.0, decorrelated), 0);
+    assert_eq!(b::check_schedule_attempts(1_000_001.0, 2.0), 0);
     still_works();
 }
 
@@ -716,7 +723,7 @@ fn no_number_traps_any_export() {
             let _ = b::compile_step(NUMBER, x, y as u32);
             let _ = b::compile_steps(x);
             let _ = b::check_words(ARRAY, x);
-            let _ = b::check_schedule_attempts(x);
+            let _ = b::check_schedule_attempts(x, y);
             let _ = b::retry_after_value_ms(text("Sun, 06 Nov 1994 08:49:37 GMT"), x);
             let _ = b::compile_curve(true, false, NUMBER, x, UNDEFINED, STRING, y, NUMBER, x, NUMBER, y, NUMBER, x);
             let _ = b::compile_shared(false, NUMBER, y, NUMBER, x, UNDEFINED, 0, NUMBER, y, UNDEFINED, false, 0, 0);
