@@ -847,14 +847,18 @@ export async function fetchWithRetry(
   // A revoked Proxy or a throwing getter: the package's TypeError naming the argument, the engine's error as `cause`.
   const request = readable("input", "a URL, URL text or a Request that can be read", input, () =>
     typeof Request !== "undefined" && input instanceof Request ? input : undefined);
+  // One read of init (a copy of its own enumerable options), used below and for every attempt:
+  // a throwing getter or a revoked Proxy is the package's TypeError naming init, with the cause.
+  const given = init;
+  init = init === undefined ? undefined : readInit(() => ({ ...given }) as FetchInit);
   const [method, body, initSignal] = readInit(() => [
     String(init?.method ?? request?.method ?? "GET").toUpperCase(),
     init?.body !== undefined ? init.body : request?.body,
     init?.signal ?? request?.signal ?? undefined,
   ] as const);
   if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
-  // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have, an
-  // init whose getter throws) are not network errors: every attempt would fail alike. Building
+  // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
+  // are not network errors: every attempt would fail alike. Building
   // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
   // A one-shot body is left out (building would lock it); a Request input's URL stands for it.
   if (typeof Request === "function") {
