@@ -143,12 +143,13 @@ function numberArg(flag: string, text: string): number {
 }
 
 /**
- * `n`, unless `text` is a whole number that a double cannot hold exactly (above 2^53):
+ * `n`, unless it is a whole number that a double cannot hold exactly (2^53 and above, as
+ * digits or with an exponent):
  * then the error quotes what was typed, not the rounded number an option check would see
  * (the counts, `--attempts` and `--free`; durations round as the duration parser does).
  */
 function exactInteger(flag: string, text: string, n: number): number {
-  if (/^-?\d+$/.test(text.trim()) && !Number.isSafeInteger(n)) {
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
     throw new UsageError(`${flag} must be a whole number below 2^53 (9007199254740992); received ${JSON.stringify(text)}`);
   }
   return n;
@@ -291,6 +292,10 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       if (e instanceof UsageError) throw e;
       const msg = (e as Error).message;
       const option = (msg.split(" ")[0] as string).replace(/\[\d+\]$/, "[i]");
+      // The default ceiling (1 h) below a --base that was typed: name what the user typed.
+      if (option === "max" && values.max === undefined && values.steps === undefined) {
+        throw new UsageError(`--base ${values.base} is above the default --max (1 h); give --max (or --max none)`);
+      }
       throw new UsageError(FLAG[option] ? `${FLAG[option]}: ${msg}` : msg);
     }
     const rows: Row[] = [];

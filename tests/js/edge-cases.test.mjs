@@ -82,6 +82,11 @@ test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
     // A count a double cannot hold: the message quotes what was typed, not the rounded number.
     [["schedule", "--attempts", "9007199254740993"], 'backoff-wasm: --attempts must be a whole number below 2^53 (9007199254740992); received "9007199254740993"'],
     [["schedule", "--free", "18014398509481985"], 'backoff-wasm: --free must be a whole number below 2^53 (9007199254740992); received "18014398509481985"'],
+    [["schedule", "--free", "9007199254740993e0"], 'backoff-wasm: --free must be a whole number below 2^53 (9007199254740992); received "9007199254740993e0"'],
+    [["schedule", "--attempts", "1e20"], 'backoff-wasm: --attempts must be a whole number below 2^53 (9007199254740992); received "1e20"'],
+    // The default ceiling is not something the user typed: the message names --base and the default.
+    [["schedule", "--base", "2h"], "backoff-wasm: --base 2h is above the default --max (1 h); give --max (or --max none)"],
+    [["schedule", "--base", "10", "--max", "5"], "backoff-wasm: --max: max must be a duration >= base; received 5"],
   ]) {
     const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
     assert.equal(r.status, 2, args.join(" "));
