@@ -12,7 +12,7 @@
  */
 import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "./abi.js";
-import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, TYPE, unknownKey } from "./errors.js";
+import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey } from "./errors.js";
 import {
   GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
   MAX_STEPS, REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
@@ -488,10 +488,13 @@ function sourceTags(random: unknown): number {
 function stepsOf(steps: unknown): unknown {
   if (tag(steps) !== TAG_ARRAY) return steps;
   const list = steps as unknown[];
-  const length = list.length;
-  const items = new Array<unknown>(Math.min(length, MAX_STEPS + 1));
-  for (let i = 0; i < items.length; i++) items[i] = list[i];
-  return { length, items };
+  // A throwing length or item getter (or a Proxy's trap): the TypeError naming steps, the cause kept.
+  return readable("steps", "an array whose items can be read", steps, () => {
+    const length = list.length;
+    const items = new Array<unknown>(Math.min(length, MAX_STEPS + 1));
+    for (let i = 0; i < items.length; i++) items[i] = list[i];
+    return { length, items };
+  });
 }
 
 /** The code of `v` in `list` (its index + `offset`), or -1 when `v` is not one of its strings. */

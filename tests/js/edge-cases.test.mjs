@@ -246,3 +246,11 @@ test("the options a policy hands out under its global Symbol.for key are frozen 
   assert.deepEqual(p.jitter(0).maxAttempts(4).schedule(), [10, 20, 30]);
   assert.deepEqual(p.toJSON().steps, [10, 20, 30]);
 });
+
+test("createBackoff: a steps array whose length or item throws when read is the TypeError naming steps, with the cause", () => {
+  const item = Object.defineProperty([1, 2], "1", { get() { throw new Error("e1"); } });
+  assert.throws(() => esm.createBackoff({ steps: item }), (e) => e instanceof TypeError && e.message.startsWith("steps must be an array whose items can be read; received ") && e.cause?.message === "e1");
+  const length = new Proxy([1, 2], { get(t, k) { if (k === "length") throw new Error("len"); return t[k]; } });
+  assert.throws(() => esm.createBackoff({ steps: length }), (e) => e instanceof TypeError && e.cause?.message === "len");
+  assert.deepEqual(esm.createBackoff({ steps: [1, 2] }).maxAttempts(4).schedule(), [1, 2, 2]);
+});
