@@ -553,7 +553,8 @@ function compile(o: Record<string, unknown>, fluent: boolean): number[] {
  * @throws RangeError for a negative or unparseable duration, `factor` < 1,
  *   `max` < `base`, jitter outside `[0, 1]`, empty `steps` (or more than 1000), a bad
  *   `free` or `maxAttempts`; TypeError for a wrong type, an unknown option or growth,
- *   `steps` together with curve options, or a `random` that is not a source.
+ *   `steps` together with curve options, or a `random` that is not a source; TypeError
+ *   with the engine's error as `cause` for options (or a `steps` array) that throw when read.
  */
 export function createBackoff(options: BackoffOptions): Backoff {
   if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
