@@ -282,7 +282,7 @@ export class Backoff implements Iterable<number> {
 
   #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
-    if (value === undefined) throw invalid(TYPE, key, "given (undefined would silently remove the bound)", value);
+    if (value === undefined) throw invalid(TYPE, key, `given (undefined would silently drop the policy's ${key})`, value);
     return new Backoff({ ...this.#options, [key]: value }, true);
   }
 

@@ -254,3 +254,10 @@ test("createBackoff: a steps array whose length or item throws when read is the 
   assert.throws(() => esm.createBackoff({ steps: length }), (e) => e instanceof TypeError && e.cause?.message === "len");
   assert.deepEqual(esm.createBackoff({ steps: [1, 2] }).maxAttempts(4).schedule(), [1, 2, 2]);
 });
+
+test("a fluent step given undefined names the setting it would drop (not always a bound)", () => {
+  const p = esm.Backoff.exponential(100);
+  for (const key of ["cap", "maxAttempts", "jitter", "seed", "random", "free"]) {
+    assert.throws(() => p[key](undefined), { name: "TypeError", message: `${key} must be given (undefined would silently drop the policy's ${key}); received undefined` });
+  }
+});
