@@ -243,7 +243,7 @@ function isPlain(x: object): boolean {
   }
 }
 
-const POLICY_EXPECTED = "a Backoff, a duration (ms or duration text), createBackoff options";
+const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
 
 /**
  * A policy slot: a `Backoff`, a duration (fixed), `createBackoff` options, or —
@@ -251,7 +251,7 @@ const POLICY_EXPECTED = "a Backoff, a duration (ms or duration text), createBack
  * caller's word for the slot.
  */
 function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<string, unknown> {
-  const expected = POLICY_EXPECTED + (pRetry ? " or p-retry options" : "");
+  const expected = pRetry ? `${POLICY_KINDS}, createBackoff options or p-retry options` : `${POLICY_KINDS} or createBackoff options`;
   if (typeof x === "number" || typeof x === "string") {
     try {
       return Backoff.fixed(x as DurationInput);

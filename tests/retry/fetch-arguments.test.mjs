@@ -81,3 +81,9 @@ test("elapsedMs counts from the call, the argument check included (Node builds i
   assert.equal(err.reason, "attempts");
   assert.equal(err.elapsedMs, 500);
 });
+
+test("fetchWithRetry names what a policy may be (no p-retry options there)", async () => {
+  const e = await fetchWithRetry("http://127.0.0.1:9/", {}, { policy: true }).then(() => undefined, (x) => x);
+  assert.ok(e instanceof TypeError);
+  assert.equal(e.message, "policy must be a Backoff, a duration (ms or duration text) or createBackoff options; received true");
+});
