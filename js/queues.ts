@@ -74,9 +74,12 @@ const MESSAGE_OPTIONS = ["retryAfter", "onExhausted"];
 /** Shared by every copy of the package: a `Backoff`'s own options (backoff.ts). */
 const POLICY_OPTIONS = Symbol.for("backoff-wasm.Backoff.options");
 
-/** `x` when it is an attempt count (an integer >= 1); TypeError/RangeError naming `name` otherwise. */
+/**
+ * `x` when it is an attempt count (an integer >= 1, of any size: a policy's delay answers every
+ * attempt); TypeError/RangeError naming `name` otherwise.
+ */
 function count(name: string, x: unknown): number {
-  return numberOption(name, x, "an integer >= 1", (v) => Number.isSafeInteger(v) && v >= 1);
+  return numberOption(name, x, "an integer >= 1", (v) => Number.isInteger(v) && v >= 1);
 }
 
 /**

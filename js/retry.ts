@@ -982,7 +982,7 @@ function wait(ms: number, signal: AbortSignal | undefined, unref?: boolean): Pro
  */
 export function queueRetryDelaySeconds(policy: RetryPolicy, attempts: number): number {
   const p = Backoff.from(policy);
-  numberOption("attempts", attempts, "an integer >= 1 (message.attempts)", (v) => Number.isSafeInteger(v) && v >= 1);
+  numberOption("attempts", attempts, "an integer >= 1 (message.attempts)", (v) => Number.isInteger(v) && v >= 1);
   const seconds = Math.ceil(p.delay(attempts) / 1000);
   return Math.min(Math.max(seconds, 0), QUEUES_MAX_DELAY_SECONDS);
 }

@@ -165,4 +165,11 @@ test("bullmqBackoff: bad arguments throw the package's errors", () => {
   assert.throws(() => s("1", "custom", undefined, { id: "1" }), { name: "TypeError", message: 'attemptsMade must be an integer >= 1; received "1"' });
   assert.throws(() => s(1, "custom", undefined, {}), { name: "TypeError", message: "job.id must be a string or number (the key of the policy's jitter); received undefined" });
   assert.throws(() => s(1), { name: "TypeError", message: "job.id must be a string or number (the key of the policy's jitter); received undefined" });
+  // Any integer >= 1, as the message says: attempts beyond 2^53 get the policy's wait (keyed by job.id).
+  const keyed = Backoff.exponential(1000).cap("1 minute").jitter(0.5).seed("s");
+  assert.equal(bullmqBackoff(Backoff.fixed(1000))(2 ** 53, "custom", undefined, { id: "1" }), 1000);
+  const far = bullmqBackoff(keyed)(1e300, "custom", undefined, { id: "7" });
+  assert.ok(far >= 30_000 && far <= 60_000, String(far));
+  assert.equal(bullmqBackoff(keyed)(1e300, "custom", undefined, { id: "7" }), far);
+  assert.throws(() => s(Infinity, "custom", undefined, { id: "1" }), { name: "RangeError", message: "attemptsMade must be an integer >= 1; received Infinity" });
 });

@@ -41,6 +41,10 @@ test("bad arguments throw, naming the argument and the value", () => {
   assert.throws(() => queueRetryDelaySeconds(1000, 1.5), { name: "RangeError", message: "attempts must be an integer >= 1 (message.attempts); received 1.5" });
   assert.throws(() => queueRetryDelaySeconds(1000, NaN), { name: "RangeError", message: "attempts must be an integer >= 1 (message.attempts); received NaN" });
   assert.throws(() => queueRetryDelaySeconds(1000, "1"), { name: "TypeError", message: 'attempts must be an integer >= 1 (message.attempts); received "1"' });
+  // Any integer >= 1, as the message says (2^53 and beyond were refused with that message).
+  assert.equal(queueRetryDelaySeconds(1000, 2 ** 53), 1);
+  assert.equal(queueRetryDelaySeconds(Backoff.exponential(1000).cap("1 hour"), 1e300), 3600);
+  assert.throws(() => queueRetryDelaySeconds(1000, Infinity), { name: "RangeError", message: "attempts must be an integer >= 1 (message.attempts); received Infinity" });
   assert.throws(() => queueRetryDelaySeconds(null, 1), { name: "TypeError", message: "policy must be a Backoff, a number of ms or duration text; received null" });
   assert.throws(() => queueRetryDelaySeconds("soon", 1), { name: "RangeError" });
 });
