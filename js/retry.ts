@@ -260,6 +260,8 @@ function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<s
     }
   }
   if (!isObject(x)) throw invalid(TYPE, name, expected, x);
+  // A revoked Proxy: the package's TypeError with the engine's error as cause (isPlain swallows it).
+  readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
   if (!isPlain(x)) {
     try {
       return Backoff.from(x as unknown as Backoff);

@@ -128,7 +128,8 @@ function read<T>(items: unknown, get: () => T): T {
 
 /** The checked `length` of `pick`'s (`shuffle` 0) or `shuffle`'s (1) `items` (src/bindings/random.rs, `checkItems`). */
 function itemCount(items: unknown, shuffle: number): number {
-  const t = tag(items);
+  // A revoked Proxy: Array.isArray throws, which tag() reads as "an object"; read() keeps the cause.
+  const t = typeof items === "object" && items !== null ? read(items, () => (Array.isArray(items) ? ARRAY : tag(items))) : tag(items);
   const length = t === ARRAY ? read(items, () => (items as unknown[]).length) : undefined;
   if (wasm.checkItems(shuffle, t, num(length)) !== 0) fail([items, length]);
   return length as number;
@@ -312,7 +313,8 @@ function readState(value: unknown, schema: boolean): [problems: [Error, (string 
     // Every read first: a revoked Proxy or a throwing getter fails here, with the package's error.
     try {
       ({ seed, words } = value as Record<string, unknown>);
-      if (tag(words) === ARRAY) {
+      // Array.isArray throws on a revoked Proxy (which tag() reads as a plain object).
+      if (typeof words === "object" && words !== null && Array.isArray(words)) {
         length = (words as unknown[]).length;
         for (let i = 0; i < 4; i++) w.push((words as unknown[])[i]);
       }

@@ -261,3 +261,17 @@ test("a fluent step given undefined names the setting it would drop (not always 
     assert.throws(() => p[key](undefined), { name: "TypeError", message: `${key} must be given (undefined would silently drop the policy's ${key}); received undefined` });
   }
 });
+
+test("a revoked Proxy where an array or a policy is expected: the package's TypeError with the engine's error as cause", async () => {
+  const r = Proxy.revocable([], {});
+  r.revoke();
+  const withCause = (pattern) => (e) => e instanceof TypeError && pattern.test(e.message) && e.cause instanceof TypeError;
+  assert.throws(() => esm.createRandom(1).pick(r.proxy), withCause(/^items must be an array whose length and items can be read; received an object$/));
+  assert.throws(() => esm.createRandom(1).shuffle(r.proxy), withCause(/^items must be an array whose length and items can be read; received an object$/));
+  assert.throws(() => esm.restoreRandom({ seed: 1, words: r.proxy }), withCause(/^state must be an object \{ seed, words \} that can be read; received an object$/));
+  await assert.rejects(esm.retry(() => 1, r.proxy), withCause(/^policy must be a Backoff, a duration \(ms or duration text\), createBackoff options or p-retry options that can be read; received an object$/));
+  await assert.rejects(esm.fetchWithRetry("http://127.0.0.1:9/", {}, { policy: r.proxy }), withCause(/^policy must be a Backoff, a duration \(ms or duration text\) or createBackoff options that can be read; received an object$/));
+  // Unchanged for readable values.
+  assert.equal(esm.createRandom(1).pick(["only"]), "only");
+  assert.deepEqual(esm.createRandom(1).shuffle([]), []);
+});

@@ -356,8 +356,11 @@ export default (t, lib, entries) => {
     const { proxy, revoke } = Proxy.revocable([1, 2, 3], {});
     revoke();
     const r = createRandom("proxy");
-    t.throws(() => r.pick(proxy), { instance: TypeError, message: "items must be an array; received an object" });
-    t.throws(() => r.shuffle(proxy), { instance: TypeError, message: "items must be an array; received an object" });
+    // A revoked Proxy cannot be read at all (Array.isArray throws): the same wording as a throwing getter, with the cause.
+    for (const [name, f] of [["pick", () => r.pick(proxy)], ["shuffle", () => r.shuffle(proxy)]]) {
+      const e = t.throws(f, { instance: TypeError, message: "items must be an array whose length and items can be read; received an object" }, `${name} of a revoked Proxy`);
+      t.eq(e.cause instanceof TypeError, true, `${name}: the engine's error is the cause`);
+    }
     const boom = new Error("boom");
     const throwsOn = (key) => new Proxy([1, 2, 3], { get: (o, k) => { if (k === key) throw boom; return o[k]; } });
     for (const key of ["length", "0", "1", "2"]) {
