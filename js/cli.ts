@@ -143,12 +143,13 @@ function numberArg(flag: string, text: string): number {
 }
 
 /**
- * `n`, unless it is a whole number that a double cannot hold exactly (2^53 and above, as
- * digits or with an exponent):
+ * A count flag (`--attempts`, `--free`) as a number ({@link numberArg}), unless it is a whole
+ * number that a double cannot hold exactly (2^53 and above, as digits or with an exponent):
  * then the error quotes what was typed, not the rounded number an option check would see
- * (the counts, `--attempts` and `--free`; durations round as the duration parser does).
+ * (durations round as the duration parser does).
  */
-function exactInteger(flag: string, text: string, n: number): number {
+function countArg(flag: string, text: string): number {
+  const n = numberArg(flag, text);
   if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
     throw new UsageError(`${flag} must be a whole number below 2^53 (9007199254740992); received ${JSON.stringify(text)}`);
   }
@@ -167,9 +168,9 @@ interface Row {
 
 function buildOptions(v: Record<string, string | boolean | undefined>): BackoffOptions {
   const shared: Record<string, unknown> = {
-    maxAttempts: v.attempts === undefined ? MAX_ATTEMPTS : exactInteger("--attempts", v.attempts as string, numberArg("--attempts", v.attempts as string)),
+    maxAttempts: v.attempts === undefined ? MAX_ATTEMPTS : countArg("--attempts", v.attempts as string),
   };
-  if (v.free !== undefined) shared.free = exactInteger("--free", v.free as string, numberArg("--free", v.free as string));
+  if (v.free !== undefined) shared.free = countArg("--free", v.free as string);
   if (v.jitter !== undefined) {
     const j = v.jitter as string;
     // A number goes in as a number; any other word as given, so a kind is taken and a

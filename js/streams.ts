@@ -8,7 +8,7 @@
  */
 import { wasm } from "./abi.js";
 import { ARRAY, num, streamWords, tag, text } from "./abi.js";
-import { fail, failure, invalid, TYPE } from "./errors.js";
+import { fail, failure, invalid, readable, TYPE } from "./errors.js";
 
 /**
  * A seed: a string, or a number standing for `String(number)` (`42` and `"42"`
@@ -119,17 +119,14 @@ abstract class RandomBase implements Random {
  * throws (a revoked Proxy, a throwing getter; the engine's error is the cause).
  */
 function read<T>(items: unknown, get: () => T): T {
-  try {
-    return get();
-  } catch (e) {
-    throw invalid(TYPE, "items", "an array whose length and items can be read", items, e);
-  }
+  return readable("items", "an array whose length and items can be read", items, get);
 }
 
 /** The checked `length` of `pick`'s (`shuffle` 0) or `shuffle`'s (1) `items` (src/bindings/random.rs, `checkItems`). */
 function itemCount(items: unknown, shuffle: number): number {
   // A revoked Proxy: Array.isArray throws, which tag() reads as "an object"; read() keeps the cause.
-  const t = typeof items === "object" && items !== null ? read(items, () => (Array.isArray(items) ? ARRAY : tag(items))) : tag(items);
+  if (typeof items === "object" && items !== null) read(items, () => Array.isArray(items));
+  const t = tag(items);
   const length = t === ARRAY ? read(items, () => (items as unknown[]).length) : undefined;
   if (wasm.checkItems(shuffle, t, num(length)) !== 0) fail([items, length]);
   return length as number;

@@ -73,7 +73,12 @@ pub fn item_count(n: f64, min: f64, max: f64) -> bool {
 
 /// `maxAttempts` for a materialised schedule: an integer in `[1, 1_000_001]`.
 pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
-    if attempt_number(x).is_ok() && x <= MAX_SCHEDULE_ATTEMPTS { Ok(x) } else { Err(SCHEDULE_ATTEMPTS) }
+    attempts_up_to(x, MAX_SCHEDULE_ATTEMPTS, SCHEDULE_ATTEMPTS)
+}
+
+/// An attempt number (an integer `>= 1`) no larger than `limit`, else `wording`.
+fn attempts_up_to(x: f64, limit: f64, wording: Expected) -> Result<f64, Expected> {
+    if attempt_number(x).is_ok() && x <= limit { Ok(x) } else { Err(wording) }
 }
 
 /// The most attempts a materialised schedule of a policy with decorrelated jitter
@@ -86,11 +91,7 @@ pub const MAX_DECORRELATED_SCHEDULE_ATTEMPTS: f64 = 1_001.0;
 /// `maxAttempts` for a materialised schedule with decorrelated jitter: an integer
 /// in `[1, 1_001]`.
 pub fn decorrelated_schedule_attempts(x: f64) -> Result<f64, Expected> {
-    if attempt_number(x).is_ok() && x <= MAX_DECORRELATED_SCHEDULE_ATTEMPTS {
-        Ok(x)
-    } else {
-        Err(DECORRELATED_SCHEDULE_ATTEMPTS)
-    }
+    attempts_up_to(x, MAX_DECORRELATED_SCHEDULE_ATTEMPTS, DECORRELATED_SCHEDULE_ATTEMPTS)
 }
 
 /// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
