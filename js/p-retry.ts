@@ -167,20 +167,40 @@ const NETWORK = new Set([
 
 /** A `TypeError` that a failed network request raises (retried by p-retry; other TypeErrors are not). @internal */
 export function isNetworkError(e: Error): boolean {
+  try {
+    return networkMessage(e);
+  } catch {
+    return false; // a Proxy whose traps throw: not a network error
+  }
+}
+
+function networkMessage(e: Error): boolean {
   const m = e.message;
   if (e.name !== "TypeError" || typeof m !== "string" || Object.prototype.toString.call(e) !== "[object Error]") return false;
   if (m === "Load failed" || /^Load failed \(.*\)$/s.test(m)) return e.stack === undefined || "__sentry_captured__" in e;
   return NETWORK.has(m) || m.startsWith("error sending request for url") || /^Failed to fetch \(.*\)$/s.test(m);
 }
 
-/** p-retry's view of a thrown value: an `Error` as is, anything else wrapped in a `TypeError`. @internal */
+/**
+ * p-retry's view of a thrown value: an `Error` as is, anything else wrapped in a `TypeError`.
+ * A value that cannot be asked (a revoked Proxy, a Proxy whose traps throw) stays as it is:
+ * it is retried and rethrown unchanged. @internal
+ */
 export function asError(x: unknown): Error {
-  if (x instanceof Error) return x;
+  try {
+    if (x instanceof Error) return x;
+  } catch {
+    return x as Error;
+  }
   let s: string;
   try {
     s = String(x);
   } catch {
-    s = Object.prototype.toString.call(x);
+    try {
+      s = Object.prototype.toString.call(x);
+    } catch {
+      return x as Error;
+    }
   }
   return new TypeError(`Non-error was thrown: "${s}". You should only throw errors.`);
 }

@@ -74,10 +74,11 @@ export interface RetryEvent {
 /** Options of `retry` (all optional, validated once when `retry` starts). */
 export interface RetryOptions {
   /**
-   * Stops retrying: aborting during a wait rejects at once with `signal.reason`
-   * and clears the timer; an already-aborted signal never calls the operation;
-   * a failure seen after the abort rejects with `signal.reason` too. It is also
-   * passed to the operation, which should honour it while it runs.
+   * Stops retrying: aborting during a wait rejects at once with `RetryError`
+   * reason `"aborted"` (`signal.reason` is its `cause`) and clears the timer; an
+   * already-aborted signal never calls the operation; a failure seen after the
+   * abort rejects the same way. It is also passed to the operation, which should
+   * honour it while it runs.
    */
   signal?: AbortSignalLike;
   /**
@@ -200,6 +201,12 @@ interface Plan {
   budget: RetryBudget | undefined;
   /** Deferrals allowed (0: a server wait is folded into the policy's wait, as `retry` does). */
   maxDeferrals: number;
+  /**
+   * May the operation run again? `false` for a request that must go out once (see
+   * `mayResend`): then every path that would send again — a retry after a failure, a
+   * deferral — stops after the first attempt instead.
+   */
+  sendAgain: boolean;
   maxDeferralMs: number;
 }
 
@@ -349,7 +356,7 @@ function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   return {
     delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
     onFailedAttempt: undefined, maxRetryTime: Infinity, unref: false,
-    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Infinity,
+    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Infinity, sendAgain: true,
   };
 }
 
@@ -499,6 +506,39 @@ function isAbortError(e: unknown): boolean {
 }
 
 /**
+ * `x instanceof cls` for a value an operation threw: `false` when asking throws (a revoked
+ * Proxy, a Proxy whose traps throw), so such a value is retried and reported as it is.
+ */
+function isInstance(x: unknown, cls: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return x instanceof cls;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a value has a callable `then` (a budget's answer may be a promise); `false` when asking throws. */
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (isObject(x) || typeof x === "function") && typeof prop(x, "then") === "function";
+}
+
+/**
+ * A call's deposit into its budget, before the first attempt. A store may answer with a
+ * promise: it is not awaited (the first attempt does not wait for the store), and its
+ * rejection is caught so it never becomes an unhandled rejection.
+ */
+function deposit(budget: RetryBudget | undefined): void {
+  const r: unknown = budget?.deposit();
+  if (isThenable(r)) Promise.resolve(r).catch(() => undefined);
+}
+
+/** A budget's answer to one retry; awaited only when the store answers with a promise. */
+function withdraw(budget: RetryBudget): boolean | Promise<boolean> {
+  const r: unknown = budget.tryWithdraw();
+  return isThenable(r) ? Promise.resolve(r).then(Boolean) : Boolean(r);
+}
+
+/**
  * The attempt loop of `retry` with this package's own options, and of `fetchWithRetry`.
  * `start`/`t0`: when the call started (`Date.now()`, `performance.now()`); `elapsedMs`,
  * `{ afterMs }` and `maxRetryTime` count from there, setup included.
@@ -515,7 +555,7 @@ async function run<T>(
   /** The RetryError for `reason` (a failure it carries is not discarded: `fetchWithRetry` may return it). */
   const stop = (reason: RetryStopReason, cause: unknown) =>
     new RetryError(reason, made, Date.now() - start, hooks ? hooks.view(cause) : cause, hooks ? errors.map(hooks.view) : errors);
-  p.budget?.deposit();
+  deposit(p.budget);
   for (;;) {
     if (signal?.aborted) throw stop("aborted", signal.reason);
     let error: unknown;
@@ -532,14 +572,18 @@ async function run<T>(
     }
     // This package's AbortError stops at once (p-retry's contract); so does an error named
     // AbortError (fetch aborted by a signal of the caller's own) unless shouldRetry decides.
-    if (error instanceof AbortError) throw stop("not-retryable", unwrap(error));
+    if (isInstance(error, AbortError)) throw stop("not-retryable", unwrap(error as AbortError));
     const seen = hooks ? hooks.view(error) : error;
     const server = serverWaitMs(seen);
     const deferral = server !== undefined && p.maxDeferrals > 0;
     let reason: RetryStopReason | undefined;
     let delay = 0;
     try {
-      if (deferral) {
+      // The one gate every path that sends again passes: a request that may go out only once stops here.
+      if (!p.sendAgain) {
+        failures++;
+        reason = "attempts";
+      } else if (deferral) {
         // Fail fast: a server wait longer than maxDeferralMs is not waited in place.
         if (++deferrals > p.maxDeferrals || server > p.maxDeferralMs) reason = "deferrals";
       } else if (++failures >= p.attempts) {
@@ -555,7 +599,7 @@ async function run<T>(
         if (left > 0) delay = Math.min(delay, left);
         else reason = "deadline";
       }
-      const retriesLeft = p.attempts - failures;
+      const retriesLeft = p.sendAgain ? p.attempts - failures : 0;
       if (p.onFailedAttempt) {
         await p.onFailedAttempt(Object.freeze({
           error: seen as Error, attemptNumber: made, retriesLeft, retriesConsumed: failures - 1, retryDelay: reason ? 0 : delay,
@@ -563,13 +607,16 @@ async function run<T>(
       }
       // Fail fast: no wait that would end past the deadline.
       if (!reason && deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
-      if (!reason && !deferral && p.budget && !p.budget.tryWithdraw()) reason = "budget";
+      if (!reason && !deferral && p.budget) {
+        const paid = withdraw(p.budget);
+        if (!(typeof paid === "boolean" ? paid : await paid)) reason = "budget";
+      }
       if (reason) throw stop(reason, error);
       if (p.onRetry) {
         await p.onRetry({ error: seen, attempt: made, delayMs: delay, delay, elapsedMs: Date.now() - start, retriesLeft, deferral });
       }
     } catch (e) {
-      if (!(e instanceof RetryError && e.cause === seen)) hooks?.discard(error);
+      if (!(isInstance(e, RetryError) && (e as RetryError).cause === seen)) hooks?.discard(error);
       throw e;
     }
     hooks?.discard(error);
@@ -603,9 +650,9 @@ async function pRun<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, o: PRetry)
     }
     const error = asError(thrown);
     stop();
-    if (error instanceof AbortError) throw unwrap(error);
+    if (isInstance(error, AbortError)) throw unwrap(error);
     const retriesLeft = o.retries - consumed;
-    const retriable = !(error instanceof TypeError) || isNetworkError(error);
+    const retriable = !isInstance(error, TypeError) || isNetworkError(error);
     const delay = retriable && left() > 0 && retriesLeft > 0 ? pRetryDelay(consumed, o) : 0;
     const context: FailedAttemptContext = Object.freeze({ error, attemptNumber: attempt, retriesLeft, retriesConsumed: consumed, retryDelay: delay });
     await o.onFailedAttempt?.(context);
@@ -755,6 +802,16 @@ function rereadable(body: unknown): boolean {
   return body == null || typeof body === "string" || ArrayBuffer.isView(body) || REREADABLE.test(Object.prototype.toString.call(body));
 }
 
+/**
+ * The one decision of `fetchWithRetry`: may this request go out again? Only when its method
+ * is retried (`methods`, or any method with `retryNonIdempotent`) and its body can be sent
+ * again whole (`body` is `init.body`, else the `Request`'s own, which is a stream). Asked once
+ * per call; the loop asks the answer before every path that sends again.
+ */
+function mayResend(method: string, body: unknown, anyMethod: boolean, methods: readonly string[]): boolean {
+  return (anyMethod || methods.includes(method)) && rereadable(body);
+}
+
 /** A list option of `fetchWithRetry` (`methods`, `statusCodes`), each item checked by `ok`. */
 function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean): readonly T[] {
   if (x === undefined) return fallback;
@@ -858,19 +915,21 @@ export async function fetchWithRetry(
     init?.body !== undefined ? init.body : request?.body,
     init?.signal ?? request?.signal ?? undefined,
   ] as const);
-  if ((o.retryNonIdempotent !== true && !methods.includes(method)) || !rereadable(body)) p.attempts = 1;
+  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
+  if (!p.sendAgain) p.attempts = 1;
   // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
   // are not network errors: every attempt would fail alike. Building
   // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
-  // A one-shot body is left out (building would lock it); a Request input's URL stands for it.
+  // A one-shot body is stood in for by empty text (building would lock it: it is only there
+  // so that a body on a GET is the same error); a Request input's URL stands for it.
   if (typeof Request === "function") {
-    new Request(request ? request.url : (input as string | URL), { ...init, method, body: rereadable(body) ? (body as BodyInit | null) : undefined });
+    new Request(request ? request.url : (input as string | URL), { ...init, method, body: rereadable(body) ? (body as BodyInit | null) : "" });
   }
 
   p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
-    const res = await doFetch(request && p.attempts > 1 ? request.clone() : input, signal ? { ...init, signal } : init);
+    const res = await doFetch(request && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);
     if (statuses.includes(res.status)) throw new RetryableResponse((last = res));
     return res;
   };
@@ -878,7 +937,7 @@ export async function fetchWithRetry(
     return await run(attempt, p, FETCH_HOOKS, start, t0);
   } catch (e) {
     // Stopped on a retryable status (attempts, deadline, budget, deferrals, shouldRetry): that Response.
-    if (e instanceof RetryError && e.reason !== "aborted" && last !== undefined && e.cause === last) return last;
+    if (isInstance(e, RetryError) && (e as RetryError).reason !== "aborted" && last !== undefined && (e as RetryError).cause === last) return last;
     throw e;
   }
 }
