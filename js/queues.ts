@@ -17,7 +17,9 @@
  */
 import { Backoff } from "./backoff.js";
 import { invalid, numberOption, readable, readOptions, TYPE } from "./errors.js";
-import { queueRetryDelaySeconds, retryAfterMs, type RetryAfterInput, type RetryPolicy } from "./retry.js";
+import { retryAfterMs, type RetryAfterInput } from "./server-delay.js";
+import { queueRetryDelaySeconds } from "./queue-seconds.js";
+import type { RetryPolicy } from "./retry.js";
 
 /**
  * The members of a Cloudflare Queues `Message` (workers-types' `Message<Body>`)

@@ -1,0 +1,187 @@
+/**
+ * `fetchWithRetry`: requests, bodies and statuses, and the one decision whether
+ * a request may go out again (`mayResend`); the retry loop does the rest.
+ * @module
+ */
+import type { Backoff } from "./backoff.js";
+import { invalid, readable, TYPE } from "./errors.js";
+import { RetryError } from "./retry-errors.js";
+import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
+import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, isObject, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
+import { isInstance, run, type Hooks } from "./retry-loop.js";
+import type { FetchInit, FetchInput, FetchResponse, FetchRetryOptions, RetryContext } from "./retry.js";
+
+/**
+ * Statuses `fetchWithRetry` retries: 408 Request Timeout, 425 Too Early,
+ * 429 Too Many Requests, 500, 502, 503, 504 (RFC 9110 §15, RFC 8470, RFC 6585).
+ */
+const RETRYABLE_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
+/** Methods retried without `retryNonIdempotent` (idempotent per RFC 9110 §9.2.2). */
+const IDEMPOTENT_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
+
+/** A response whose status is retryable, thrown through the shared loop. */
+class RetryableResponse {
+  constructor(readonly response: Response) {}
+}
+
+const FETCH_HOOKS: Hooks = {
+  view: (e) => (e instanceof RetryableResponse ? e.response : e),
+  discard: (e) => {
+    if (!(e instanceof RetryableResponse)) return;
+    try {
+      e.response.body?.cancel().catch(() => undefined);
+    } catch {
+      // A body already used or locked: nothing to release.
+    }
+  },
+};
+
+/** One signal that aborts when either does. */
+function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a || !b || a === b) return a ?? b;
+  const any = (AbortSignal as unknown as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+  if (typeof any === "function") return any.call(AbortSignal, [a, b]);
+  const c = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) c.abort(s.reason);
+    else s.addEventListener("abort", () => c.abort(s.reason), { once: true });
+  }
+  return c.signal;
+}
+
+/** Bodies `fetch` can send again whole: absent, text, bytes, `Blob`/`File`, `FormData`, `URLSearchParams`. */
+const REREADABLE = /^\[object (ArrayBuffer|SharedArrayBuffer|Blob|File|FormData|URLSearchParams)\]$/;
+function rereadable(body: unknown): boolean {
+  return body == null || typeof body === "string" || ArrayBuffer.isView(body) || REREADABLE.test(Object.prototype.toString.call(body));
+}
+
+/**
+ * The one decision of `fetchWithRetry`: may this request go out again? Only when its method
+ * is retried (`methods`, or any method with `retryNonIdempotent`) and its body can be sent
+ * again whole (`body` is `init.body`, else the `Request`'s own, which is a stream). Asked once
+ * per call; the loop asks the answer before every path that sends again.
+ */
+function mayResend(method: string, body: unknown, anyMethod: boolean, methods: readonly string[]): boolean {
+  return (anyMethod || methods.includes(method)) && rereadable(body);
+}
+
+/**
+ * `fetch(input, init)` with retries. Retried: network errors (any rejection of
+ * `fetch` other than an abort; fetch's own argument errors — an invalid URL,
+ * method or header — reject at once with fetch's error) and the statuses of `statusCodes` (default 408,
+ * 425, 429, 500, 502, 503, 504) — only for the methods of `methods` (default the
+ * idempotent GET, HEAD, OPTIONS, PUT, DELETE; `retryNonIdempotent: true` for
+ * all) — and only when the request body can be sent again.
+ *
+ * One-shot bodies: a body that sending consumes — a `ReadableStream`, an async
+ * iterable, a Node `Readable`, any object that is not text, bytes, `Blob`,
+ * `FormData` or `URLSearchParams` — and the body of a `Request` (a stream by the
+ * Fetch standard; nothing tells one built from text from one built from a
+ * stream) go out ONCE: that request is not retried, the caller gets the first
+ * response or error. To retry such a request, pass a re-readable body in
+ * `init`, or call `retry` with a function that builds a fresh request each
+ * attempt. Re-readable bodies go out whole on every attempt. A `Request`
+ * without a body is cloned for each attempt.
+ *
+ * The final `Response` is returned: a non-retryable status (404, …) at once,
+ * not thrown; when the loop stops on a retryable status (attempts, deadline,
+ * budget, deferrals, a veto), that last one. The bodies of the responses it
+ * discards are cancelled. A 429/503 with a server wait (`serverDelayMs`) is a
+ * deferral: waited (at most `maxRetryAfter`) without spending an attempt, up
+ * to `maxDeferrals`; a wait over `maxDeferralMs` stops at once.
+ *
+ * The signal (`options.signal`, else `init.signal`, else the Request's; both
+ * combined when two are given) is passed to every `fetch` and stops the waits.
+ * `shouldRetry(error, attempt)`, `onFailedAttempt` and `onRetry` see the
+ * `Response` for a retryable status and the error for a network error;
+ * `shouldRetry` can only veto a retry the rules above allow.
+ *
+ * @param input a URL, URL text or `Request`, as for `fetch`.
+ * @param init as for `fetch`.
+ * @param options see {@link FetchRetryOptions}.
+ * @throws (rejects; never throws synchronously) as `retry` for bad options
+ *   (also options, `init` or `input` that cannot be read);
+ *   TypeError when `globalThis.fetch` is missing; RetryError when the loop gives
+ *   up on a network error (`cause`) or is aborted (reason "aborted").
+ */
+export async function fetchWithRetry(
+  input: FetchInput,
+  init?: FetchInit,
+  options?: FetchRetryOptions,
+): Promise<FetchResponse> {
+  // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
+  const start = Date.now();
+  const t0 = performance.now();
+  const o = optionsObject(options, FETCH_KEYS);
+  if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
+  // Retry options in the RequestInit slot would be ignored by fetch: say so.
+  const readInit = <T>(read: () => T) => readable("init", "an object that can be read", init, read);
+  const misplaced = init === undefined ? undefined : readInit(() => FETCH_KEYS.find((key) => key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)));
+  if (misplaced !== undefined) {
+    throw invalid(TYPE, `init.${misplaced}`, "passed in the third argument (fetchWithRetry(input, init, { " + misplaced + " }))", readInit(() => (init as Record<string, unknown>)[misplaced]));
+  }
+  if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
+    throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
+  }
+  if (o.retryNonIdempotent !== undefined && o.methods !== undefined) {
+    throw invalid(TYPE, "retryNonIdempotent", "left out when methods is given (methods lists every retried method)", o.retryNonIdempotent);
+  }
+  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => typeof v === "string").map((m) => m.toUpperCase());
+  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599);
+  const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);
+  if (waitKey !== undefined && o.policy !== undefined) {
+    throw invalid(TYPE, waitKey, "left out when policy is given (both describe the waits; keep one)", o[waitKey]);
+  }
+  const pr = pRetryOptions(o, 0);
+  const policy = o.policy !== undefined
+    ? (policyOf(o.policy, "policy", false) as Backoff)
+    : policyDefault(o.retries === undefined && waitKey === undefined);
+  const p = plan(policy, waitKey === undefined || o.retries !== undefined ? o : { ...o, retries: 10 });
+  if (waitKey !== undefined) p.delay = (n) => pRetryDelay(n - 1, pr);
+  p.onFailedAttempt = pr.onFailedAttempt;
+  p.maxRetryTime = pr.maxRetryTime;
+  p.unref = pr.unref;
+  p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
+  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
+  const doFetch = globalThis.fetch;
+  if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
+
+  // A revoked Proxy or a throwing getter: the package's TypeError naming the argument, the engine's error as `cause`.
+  const request = readable("input", "a URL, URL text or a Request that can be read", input, () =>
+    typeof Request !== "undefined" && input instanceof Request ? input : undefined);
+  // One read of init (a copy of its own enumerable options), used below and for every attempt:
+  // a throwing getter or a revoked Proxy is the package's TypeError naming init, with the cause.
+  const given = init;
+  init = init === undefined ? undefined : readInit(() => ({ ...given }) as FetchInit);
+  const [method, body, initSignal] = readInit(() => [
+    String(init?.method ?? request?.method ?? "GET").toUpperCase(),
+    init?.body !== undefined ? init.body : request?.body,
+    init?.signal ?? request?.signal ?? undefined,
+  ] as const);
+  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
+  if (!p.sendAgain) p.attempts = 1;
+  // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
+  // are not network errors: every attempt would fail alike. Building
+  // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
+  // A one-shot body is stood in for by empty text (building would lock it: it is only there
+  // so that a body on a GET is the same error); a Request input's URL stands for it.
+  if (typeof Request === "function") {
+    new Request(request ? request.url : (input as string | URL), { ...init, method, body: rereadable(body) ? (body as BodyInit | null) : "" });
+  }
+
+  p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
+  let last: Response | undefined;
+  const attempt = async ({ signal }: RetryContext): Promise<Response> => {
+    const res = await doFetch(request && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);
+    if (statuses.includes(res.status)) throw new RetryableResponse((last = res));
+    return res;
+  };
+  try {
+    return await run(attempt, p, FETCH_HOOKS, start, t0);
+  } catch (e) {
+    // Stopped on a retryable status (attempts, deadline, budget, deferrals, shouldRetry): that Response.
+    if (isInstance(e, RetryError) && (e as RetryError).reason !== "aborted" && last !== undefined && (e as RetryError).cause === last) return last;
+    throw e;
+  }
+}
+

@@ -1,0 +1,222 @@
+/**
+ * The options of the runtime functions, each read and checked once: one reader
+ * for unknown keys (`optionsObject`, one wording for every function), the policy
+ * slot (`policyOf`), and `plan`, the validated form the retry loop runs on.
+ * @module
+ */
+import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
+import { toMs, type DurationInput } from "./duration.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, readOptions, TYPE } from "./errors.js";
+import type { RetryBudget } from "./budget.js";
+import { fnOf, P_RETRY_KEYS, signalOf, type PRetry } from "./p-retry.js";
+import type { RetryOptions } from "./retry.js";
+
+/** Default `maxDeferrals` of `fetchWithRetry`. */
+export const DEFAULT_MAX_DEFERRALS = 3;
+/** Default `maxRetryAfter`: one hour. */
+const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
+
+export const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
+/** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
+const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
+export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
+  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs"], FETCH_P_KEYS,
+);
+
+/** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
+export interface Plan {
+  /** The wait after failed attempt `n`. */
+  delay: (n: number) => number;
+  attempts: number;
+  signal: AbortSignal | undefined;
+  shouldRetry: RetryOptions["shouldRetry"];
+  onRetry: RetryOptions["onRetry"];
+  onFailedAttempt: PRetry["onFailedAttempt"];
+  maxRetryAfter: number;
+  maxRetryTime: number;
+  unref: boolean;
+  /** Epoch ms, or `afterMs` from the start. */
+  deadline: number | undefined;
+  afterMs: number | undefined;
+  budget: RetryBudget | undefined;
+  /** Deferrals allowed (0: a server wait is folded into the policy's wait, as `retry` does). */
+  maxDeferrals: number;
+  /**
+   * May the operation run again? `false` for a request that must go out once (see
+   * `mayResend`): then every path that would send again — a retry after a failure, a
+   * deferral — stops after the first attempt instead.
+   */
+  sendAgain: boolean;
+  maxDeferralMs: number;
+}
+
+/** An object, not `null` (arrays and class instances included). @internal */
+export function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null;
+}
+
+const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
+
+/** Where a key that is not an option of `known` belongs, in the caller's words. */
+function hint(k: string): string {
+  if (P_RETRY_KEYS.includes(k)) return ` (${k} is a p-retry option: give p-retry options as the second argument, retry(fn, { ${k} }))`;
+  if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
+  return "";
+}
+
+/**
+ * The options, each read once ({@link readOptions}): rejects a non-object and any key outside
+ * `known` (a typo must not pass silently), saying where a misplaced key belongs.
+ */
+export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
+  const o = readOptions(options);
+  // An array is an object too, but never options: its index keys would only be reported as
+  // unknown options. (Asked after readOptions, which reports a revoked Proxy, on which isArray throws.)
+  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
+  for (const key in o) {
+    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known.includes("policy") ? "" : hint(key)}`, key);
+  }
+  return o;
+}
+
+/** A plain object (options), not a `Backoff` or another class instance. */
+function isPlain(x: object): boolean {
+  try {
+    const p = Object.getPrototypeOf(x);
+    return p === Object.prototype || p === null;
+  } catch {
+    return false;
+  }
+}
+
+const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
+
+/**
+ * A policy slot: a `Backoff`, a duration (fixed), `createBackoff` options, or —
+ * where `pRetry` — p-retry options (returned as the record). `name` is the
+ * caller's word for the slot.
+ */
+export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<string, unknown> {
+  const expected = pRetry ? `${POLICY_KINDS}, createBackoff options or p-retry options` : `${POLICY_KINDS} or createBackoff options`;
+  if (typeof x === "number" || typeof x === "string") {
+    try {
+      return Backoff.fixed(x as DurationInput);
+    } catch (e) {
+      throw invalid(e instanceof RangeError ? RANGE : TYPE, name, `${expected}; a duration must be non-negative and finite (ms, or text such as "5 seconds")`, x);
+    }
+  }
+  if (!isObject(x)) throw invalid(TYPE, name, expected, x);
+  // A revoked Proxy: the package's TypeError with the engine's error as cause (isPlain swallows it).
+  readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
+  if (!isPlain(x)) {
+    try {
+      return Backoff.from(x as unknown as Backoff);
+    } catch {
+      throw invalid(TYPE, name, expected, x);
+    }
+  }
+  const rec = readOptions(x, name);
+  let backoffKey: string | undefined;
+  let pKey: string | undefined;
+  for (const k in rec) {
+    const b = isBackoffKey(k);
+    const p = pRetry && P_RETRY_KEYS.includes(k);
+    if (b && !p) backoffKey ??= k;
+    else if (p && !b) pKey ??= k;
+    else if (!b && !p) {
+      throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
+        ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)`
+        : `one of createBackoff's options (${optionNames(BACKOFF_OPTIONS)})${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
+    }
+  }
+  if (backoffKey !== undefined && pKey !== undefined) {
+    throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
+  }
+  return pRetry && backoffKey === undefined ? rec : createBackoff(x as unknown as BackoffOptions);
+}
+
+let defaultPolicy: Backoff | undefined;
+/** The default policy, `.maxAttempts(4)` when `bounded`: see `retry`. @internal */
+export function policyDefault(bounded: boolean): Backoff {
+  defaultPolicy ??= Backoff.exponential("1 second").cap("30 seconds").jitter("full");
+  return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
+}
+
+/** Validates every own option once and settles the attempt budget. */
+export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
+  const signal = signalOf("signal", o.signal);
+  const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
+  const onRetry = fnOf<RetryOptions["onRetry"]>("onRetry", o.onRetry);
+
+  const maxRetryAfter = ceiling("maxRetryAfter", o.maxRetryAfter, DEFAULT_MAX_RETRY_AFTER_MS);
+  let deadline: number | undefined;
+  let afterMs: number | undefined;
+  const d = o.deadline;
+  if (typeof d === "number") {
+    if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
+    deadline = d;
+  } else if (d !== undefined) {
+    const r = isObject(d) ? readOptions(d, "deadline") : undefined;
+    if (!r || Object.keys(r).join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    afterMs = ceiling("deadline.afterMs", r.afterMs, 0);
+  }
+  const budget = o.budget as RetryBudget | undefined;
+  if (budget !== undefined) {
+    const ok = readable("budget", "a retry budget (createRetryBudget()) that can be read", budget, () =>
+      isObject(budget) && typeof budget.deposit === "function" && typeof budget.tryWithdraw === "function");
+    if (!ok) throw invalid(TYPE, "budget", "a retry budget (createRetryBudget())", budget);
+  }
+
+  const retries = o.retries === undefined ? undefined : numberOption("retries", o.retries, "a non-negative integer or Infinity", (v) => v === Infinity || (Number.isSafeInteger(v) && v >= 0));
+  const bound = policy.attempts;
+  let attempts: number;
+  if (retries !== undefined && bound !== undefined) {
+    throw invalid(
+      TYPE,
+      "retries",
+      `left out when the policy sets .maxAttempts(${bound}): the two count differently (retries counts the ` +
+        `attempts after the first, maxAttempts counts them all, so retries: ${bound - 1} equals .maxAttempts(${bound})); ` +
+        "keep one of them: drop retries, or build the policy without .maxAttempts()",
+      retries,
+    );
+  } else if (retries !== undefined) {
+    attempts = retries + 1;
+  } else if (bound !== undefined) {
+    attempts = bound;
+  } else {
+    throw invalid(
+      RANGE,
+      "retries",
+      "given (a non-negative integer, or Infinity on purpose) when the policy has no .maxAttempts(n): " +
+        "an uncapped policy would retry for ever",
+      retries,
+    );
+  }
+  return {
+    delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
+    onFailedAttempt: undefined, maxRetryTime: Infinity, unref: false,
+    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Infinity, sendAgain: true,
+  };
+}
+
+/** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. */
+export function ceiling(name: string, x: unknown, fallback: number): number {
+  if (x === undefined) return fallback;
+  if (typeof x !== "number" && typeof x !== "string") throw invalid(TYPE, name, "a duration (ms or duration text)", x);
+  const ms = toMs(x as DurationInput);
+  if (!(ms >= 0)) throw invalid(RANGE, name, "a non-negative duration (ms or duration text)", x);
+  return ms;
+}
+
+/** A list option of `fetchWithRetry` (`methods`, `statusCodes`), each item checked by `ok`. */
+export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean): readonly T[] {
+  if (x === undefined) return fallback;
+  if (!Array.isArray(x)) throw invalid(TYPE, name, `an array of ${expected}`, x);
+  x.forEach((v, i) => {
+    if (!ok(v)) throw invalid(TYPE, `${name}[${i}]`, expected, v);
+  });
+  return x;
+}
+
