@@ -5,10 +5,10 @@
  */
 import type { Backoff } from "./backoff.js";
 import { invalid, readable, TYPE } from "./errors.js";
-import { RetryError } from "./retry-errors.js";
+import { isInstance, RetryError } from "./retry-errors.js";
 import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
 import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, isObject, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
-import { isInstance, run, type Hooks } from "./retry-loop.js";
+import { loop, planRules, type Hooks } from "./retry-loop.js";
 import type { FetchInit, FetchInput, FetchResponse, FetchRetryOptions, RetryContext } from "./retry.js";
 
 /**
@@ -177,7 +177,7 @@ export async function fetchWithRetry(
     return res;
   };
   try {
-    return await run(attempt, p, FETCH_HOOKS, start, t0);
+    return await loop(attempt, planRules(p, FETCH_HOOKS, start, t0));
   } catch (e) {
     // Stopped on a retryable status (attempts, deadline, budget, deferrals, shouldRetry): that Response.
     if (isInstance(e, RetryError) && (e as RetryError).reason !== "aborted" && last !== undefined && (e as RetryError).cause === last) return last;

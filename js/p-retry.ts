@@ -1,12 +1,13 @@
 /**
  * p-retry-style options for `retry(fn, options)` and `fetchWithRetry`: their
- * validation, p-retry's delay formula and its attempt loop (behaviour and
+ * validation, p-retry's delay formula and the rules it gives the retry loop (behaviour and
  * numbers of p-retry 9.0.0, sindresorhus/p-retry; differential test in
  * tests/retry/p-retry.test.mjs).
  * @module
  */
 import { invalid, numberOption, RANGE, readable, TYPE } from "./errors.js";
-import { AbortError } from "./retry-errors.js";
+import { AbortError, isInstance } from "./retry-errors.js";
+import type { Rules } from "./retry-loop.js";
 
 /** The global scope of the program using this package. */
 type Host = typeof globalThis;
@@ -209,4 +210,47 @@ export function asError(x: unknown): Error {
 export function unwrap(e: Error): Error {
   while (e instanceof AbortError && e.originalError instanceof Error) e = e.originalError;
   return e;
+}
+
+/**
+ * The rules of `retry(fn, pRetryOptions)` for the retry loop: p-retry 9.0.0's order of
+ * checks, callbacks and `Math.random` draws; a stop rejects with the last error, or with
+ * `signal.reason` when aborted. An already-aborted signal throws here, before any attempt. @internal
+ */
+export function pRetryRules(o: PRetry): Rules {
+  const { signal } = o;
+  const stop = () => {
+    if (signal?.aborted) throw signal.reason;
+  };
+  stop();
+  const start = performance.now();
+  const left = () => o.maxRetryTime - (performance.now() - start);
+  let consumed = 0;
+  return {
+    signal,
+    unref: o.unref,
+    before: stop,
+    settled: stop,
+    aborted: () => signal?.reason,
+    async failed(thrown, attempt) {
+      const error = asError(thrown);
+      stop();
+      if (isInstance(error, AbortError)) throw unwrap(error);
+      const retriesLeft = o.retries - consumed;
+      const retriable = !isInstance(error, TypeError) || isNetworkError(error);
+      const delay = retriable && left() > 0 && retriesLeft > 0 ? pRetryDelay(consumed, o) : 0;
+      const context: FailedAttemptContext = Object.freeze({ error, attemptNumber: attempt, retriesLeft, retriesConsumed: consumed, retryDelay: delay });
+      await o.onFailedAttempt?.(context);
+      stop();
+      if (!retriable || left() <= 0 || retriesLeft <= 0) throw error;
+      const go = o.shouldRetry ? await o.shouldRetry(context) : true;
+      stop();
+      if (!go) throw error;
+      const remaining = left();
+      if (remaining <= 0) throw error;
+      const ms = Math.min(delay, remaining);
+      consumed++;
+      return ms > 0 ? ms : undefined;
+    },
+  };
 }

@@ -38,6 +38,18 @@ export class AbortError extends Error {
   }
 }
 
+/**
+ * `x instanceof cls` for a value an operation threw: `false` when asking throws (a revoked
+ * Proxy, a Proxy whose traps throw), so such a value is retried and reported as it is. @internal
+ */
+export function isInstance(x: unknown, cls: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return x instanceof cls;
+  } catch {
+    return false;
+  }
+}
+
 /** Why a retry loop stopped (see {@link RetryError}). */
 export type RetryStopReason = "attempts" | "deadline" | "budget" | "aborted" | "not-retryable" | "deferrals";
 

@@ -13,9 +13,9 @@ import { Backoff, type BackoffOptions } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
 import { invalid, TYPE } from "./errors.js";
 import type { RetryBudget } from "./budget.js";
-import { pRetryOptions, type AbortSignalLike, type PRetryOptions } from "./p-retry.js";
+import { pRetryOptions, pRetryRules, type AbortSignalLike, type PRetryOptions } from "./p-retry.js";
 import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
-import { pRun, run } from "./retry-loop.js";
+import { loop, planRules } from "./retry-loop.js";
 
 export { fetchWithRetry } from "./fetch-retry.js";
 export { retryAfterMs, serverDelayMs, type RetryAfterInput } from "./server-delay.js";
@@ -232,11 +232,11 @@ export async function retry<T>(
   const pol = policy === undefined ? undefined : policyOf(policy, "policy", true);
   if (pol === undefined || pol instanceof Backoff) {
     const o = optionsObject(options, RETRY_KEYS);
-    return run(fn, plan(pol ?? policyDefault(o.retries === undefined), o));
+    return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)));
   }
   if (options !== undefined) {
     throw invalid(TYPE, "options", "left out when the second argument is p-retry-style options (put signal and the callbacks there too)", options);
   }
-  return pRun(fn, pRetryOptions(pol, 10, TYPE));
+  return loop(fn, pRetryRules(pRetryOptions(pol, 10, TYPE)));
 }
 

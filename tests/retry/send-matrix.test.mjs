@@ -130,6 +130,8 @@ before(async () => {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${server.address().port}`;
+  // Node loads its fetch on first use (tens of ms, and its own timers): not inside a cell.
+  await (await fetch(`${base}/?id=warm-up&answer=500%20forever`)).text();
 });
 after(() => {
   server.closeAllConnections();
