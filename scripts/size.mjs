@@ -45,6 +45,20 @@ export const TREE_BUDGET_GZIP = { esm: 30_500, cjs: 27_000, workerd: 30_400 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * What a browser app ships for one function of the runtime, bundled beside its peers in
+ * the same run (esbuild, browser, minified; gzip bytes): `retry` used in p-retry's form,
+ * and `fetchWithRetry`, against p-retry, cockatiel's retry policy and ky (a fetch client
+ * with retries). `goal` is the size the runtime aims at; the peers have none.
+ */
+export const FUNCTION_BUNDLES = [
+  { label: "retry (p-retry form)", entry: "./retry", code: (f) => `import { retry } from ${f}; export const run = (fn) => retry(fn, { retries: 3 });`, goal: 12_000 },
+  { label: "fetchWithRetry", entry: "./retry", code: (f) => `import { fetchWithRetry } from ${f}; export const get = (url) => fetchWithRetry(url);`, goal: 13_000 },
+  { label: "p-retry", code: () => `import pRetry from "p-retry"; export const run = (fn) => pRetry(fn, { retries: 3 });` },
+  { label: "cockatiel retry policy", code: () => `import { retry, handleAll, ExponentialBackoff } from "cockatiel"; export const run = (fn) => retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() }).execute(fn);` },
+  { label: "ky", code: () => `import ky from "ky"; export const get = (url) => ky.get(url, { retry: 3 });` },
+];
+
 /** Raw, gzip -9 and brotli q11 sizes of a buffer, in bytes. */
 export function sizes(buf) {
   return {
@@ -141,7 +155,15 @@ export function measure(pkgDir = join(root, "pkg")) {
     });
     appBundle[e.subpath] = sizes(Buffer.from(out.outputFiles[0].contents));
   }
-  return { trees, perFile, appBundle, tarball: tarball(pkgDir) };
+  const functions = FUNCTION_BUNDLES.map(({ label, entry, code, goal }) => {
+    const file = entry && entries.find((e) => e.subpath === entry)?.files.esm;
+    const out = buildSync({
+      stdin: { contents: code(JSON.stringify(file)), resolveDir: file ? pkgDir : root },
+      bundle: true, minify: true, write: false, format: "esm", platform: "browser", logLevel: "silent",
+    });
+    return { label, goal, ...sizes(Buffer.from(out.outputFiles[0].contents)) };
+  });
+  return { trees, perFile, appBundle, functions, tarball: tarball(pkgDir) };
 }
 
 /** The packed tarball of `pkgDir`: `{ size, unpackedSize, entryCount, files }` as `npm pack --dry-run` reports it. */
@@ -179,6 +201,9 @@ function table(m) {
   lines.push("");
   lines.push("application bundle of one entry point (esbuild --bundle --minify --platform=browser; wasm inlined):");
   for (const [sub, s] of Object.entries(m.appBundle)) lines.push(`  ${sub.padEnd(36)} ${n(s.raw)} ${n(s.gzip)} ${n(s.brotli)}`);
+  lines.push("");
+  lines.push("what an app ships for one function, beside its peers (same esbuild run; raw / gzip / brotli, goal gzip):");
+  for (const f of m.functions) lines.push(`  ${f.label.padEnd(36)} ${n(f.raw)} ${n(f.gzip)} ${n(f.brotli)}   ${f.goal ? `goal ${f.goal}${f.gzip <= f.goal ? "" : ` (over by ${f.gzip - f.goal})`}` : ""}`);
   lines.push("");
   lines.push("per file (bytes raw / gzip / brotli):");
   for (const [f, s] of Object.entries(m.perFile)) lines.push(`  ${f.padEnd(36)} ${n(s.raw)} ${n(s.gzip)} ${n(s.brotli)}`);

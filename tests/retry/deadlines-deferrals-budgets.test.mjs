@@ -1,4 +1,4 @@
-// Issue 16 items 1-4 (contract section 10): a deadline that fails fast, RetryError's
+// A deadline that fails fast, RetryError's
 // reasons, server-ordered waits (serverDelayMs, deferrals in fetchWithRetry), a retry
 // budget shared by many calls, onRetry awaited before the wait. Real HTTP server for the
 // header forms; node:test's mock timers where wall time would be long.
