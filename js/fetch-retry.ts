@@ -77,8 +77,13 @@ function mayResend(method: string, body: unknown, anyMethod: boolean, methods: r
  * iterable, a Node `Readable`, any object that is not text, bytes, `Blob`,
  * `FormData` or `URLSearchParams` — and the body of a `Request` (a stream by the
  * Fetch standard; nothing tells one built from text from one built from a
- * stream) go out ONCE: that request is not retried, the caller gets the first
- * response or error. To retry such a request, pass a re-readable body in
+ * stream) go out ONCE, and so does a request whose method is not retried: such a
+ * request is neither retried nor deferred (whether a request may go out again is
+ * decided once per call, and every path that would send it again obeys that), and
+ * the caller gets the first response as the server sent it, or, for a network
+ * error, `RetryError` reason "attempts" with that error as `cause`. A GET or HEAD
+ * with any body rejects at once with fetch's own TypeError, nothing sent.
+ * To retry a one-shot body, pass a re-readable body in
  * `init`, or call `retry` with a function that builds a fresh request each
  * attempt. Re-readable bodies go out whole on every attempt. A `Request`
  * without a body is cloned for each attempt.
@@ -87,8 +92,11 @@ function mayResend(method: string, body: unknown, anyMethod: boolean, methods: r
  * not thrown; when the loop stops on a retryable status (attempts, deadline,
  * budget, deferrals, a veto), that last one. The bodies of the responses it
  * discards are cancelled. A 429/503 with a server wait (`serverDelayMs`) is a
- * deferral: waited (at most `maxRetryAfter`) without spending an attempt, up
- * to `maxDeferrals`; a wait over `maxDeferralMs` stops at once.
+ * deferral: waited — the server's wait alone, at most `maxRetryAfter` — without
+ * spending an attempt, up to `maxDeferrals`; a wait over `maxDeferralMs` stops at
+ * once. With `maxDeferrals: 0` it is a failure like any other, and waits
+ * `max(min(server, maxRetryAfter), policy delay)`. An aborted call rejects with
+ * `RetryError` reason "aborted" (`cause`: `signal.reason`), never with a `Response`.
  *
  * The signal (`options.signal`, else `init.signal`, else the Request's; both
  * combined when two are given) is passed to every `fetch` and stops the waits.
