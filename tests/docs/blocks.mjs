@@ -7,6 +7,11 @@
 //   ```js file=PATH      written to PATH (beside the guide's other blocks) before any run
 //   ```js check          configuration text: parsed (`node --check`), not run
 //   ```sh run            each line run by bash in the guide's directory
+//   ```html run=chromium click=SELECTOR expect=TEXT
+//                        a page served beside the installed package (its import map names
+//                        /node_modules/…) with /api/settings (a PUT: 503 once, then 200),
+//                        opened in headless Chromium; SELECTOR is clicked (optional) and the
+//                        page must come to show TEXT
 //   ```rust run          src/main.rs of a program with the crate as a path dependency (cargo run)
 // A ```js block with none of these must be run by another test (EXTERNAL in the runner).
 import { readFileSync } from "node:fs";
@@ -22,8 +27,9 @@ export function shippedReadme(root) {
 }
 
 /**
- * The fenced blocks of `markdown`: `{ lang, run, file, check, code, line }` (`run` is
- * `"node"`, `"vitest"`, `"worker"` or undefined; `line` is 1-based, the fence's own line).
+ * The fenced blocks of `markdown`: `{ lang, run, file, check, click, expect, code, line }`
+ * (`run` is `"node"`, `"vitest"`, `"worker"`, `"chromium"` or undefined; `line` is 1-based,
+ * the fence's own line).
  */
 export function blocks(markdown) {
   const out = [];
@@ -40,6 +46,8 @@ export function blocks(markdown) {
     out.push({
       lang: open[1],
       run: attrs.run === true ? "node" : attrs.run,
+      click: attrs.click,
+      expect: attrs.expect,
       file: attrs.file,
       check: attrs.check === true,
       code: lines.slice(i + 1, end).join("\n") + "\n",

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createServer } from "node:http";
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
-import { ROOT, project } from "../consumers/scratch.mjs";
+import { CHROMIUM, ROOT, project } from "../consumers/scratch.mjs";
 import { blocks, shippedReadme } from "./blocks.mjs";
 
 const dev = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
@@ -124,6 +124,50 @@ async function runWorker(dir, where) {
   }
 }
 
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".json": "application/json" };
+
+/**
+ * Opens `page` (a path under the scratch project) in headless Chromium, served with the
+ * project's files and /api/settings (a PUT: 503 once, then 200 echoing the body it got);
+ * clicks `click` if given and waits until the page's text contains `expect`.
+ * @returns {Promise<string[]>} the bodies /api/settings received
+ */
+async function inChromium(page, click, expect) {
+  const root = guidesProject();
+  const puts = [];
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (path === "/api/settings") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      puts.push(`${req.method} ${body}`);
+      res.writeHead(puts.length === 1 ? 503 : 200, { "content-type": "application/json" }).end(body);
+      return;
+    }
+    const file = join(root, path);
+    if (!file.startsWith(root) || !existsSync(file)) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream" }).end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch(CHROMIUM);
+  try {
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on("pageerror", (e) => errors.push(e.message));
+    await tab.goto(`http://127.0.0.1:${server.address().port}/${page}`);
+    if (click) await tab.click(click);
+    await tab.waitForFunction((text) => document.body.textContent.includes(text), expect, { timeout: 20_000 })
+      .catch((e) => { throw new Error(`${page}: ${JSON.stringify(expect)} never shown (${errors.join("; ") || e.message})`); });
+    assert.deepEqual(errors, []);
+    return puts;
+  } finally {
+    await browser.close();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
 for (const doc of docs) {
   test(`${doc.file}: every example runs`, { timeout: 300_000 }, async () => {
     const list = blocks(doc.text);
@@ -171,6 +215,12 @@ for (const doc of docs) {
         assert.ok(marker, `${where}: a js block that nothing runs (mark it run, run=vitest, run=worker, file= or check)`);
         const runner = readFileSync(join(ROOT, EXTERNAL[marker]), "utf8");
         assert.ok(runner.includes(doc.file), `${EXTERNAL[marker]} reads ${doc.file}`);
+      } else if (b.lang === "html" && b.run === "chromium") {
+        assert.ok(b.expect, `${where}: run=chromium needs expect=TEXT`);
+        writeFileSync(join(dir, `page-${b.line}.html`), b.code);
+        const puts = await inChromium(`guides/${doc.name}/page-${b.line}.html`, b.click, b.expect);
+        // A page that saves: its PUT met the 503, was sent again with the same body, and the 200 ended it.
+        if (puts.length) assert.deepEqual([puts.length, new Set(puts).size], [2, 1], `${where}: the PUTs /api/settings received: ${puts}`);
       } else if (b.lang === "rust" && b.run) {
         // A program of its own on the crate (a path dependency), built in the repository's
         // target directory with its Cargo.lock, so nothing is downloaded or built twice.
