@@ -11,7 +11,7 @@
 //                        a page served beside the installed package (its import map names
 //                        /node_modules/…) with /api/settings (a PUT: 503 once, then 200),
 //                        opened in headless Chromium; SELECTOR is clicked (optional) and the
-//                        page must come to show TEXT
+//                        page must come to show TEXT (rendered text, not its scripts)
 //   ```rust run          src/main.rs of a program with the crate as a path dependency (cargo run)
 // A ```js block with none of these must be run by another test (EXTERNAL in the runner).
 import { readFileSync } from "node:fs";

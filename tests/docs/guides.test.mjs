@@ -129,7 +129,8 @@ const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; ch
 /**
  * Opens `page` (a path under the scratch project) in headless Chromium, served with the
  * project's files and /api/settings (a PUT: 503 once, then 200 echoing the body it got);
- * clicks `click` if given and waits until the page's text contains `expect`.
+ * clicks `click` if given and waits until the page's rendered text (`innerText`: not its
+ * scripts) contains `expect`.
  * @returns {Promise<string[]>} the bodies /api/settings received
  */
 async function inChromium(page, click, expect) {
@@ -157,7 +158,7 @@ async function inChromium(page, click, expect) {
     tab.on("pageerror", (e) => errors.push(e.message));
     await tab.goto(`http://127.0.0.1:${server.address().port}/${page}`);
     if (click) await tab.click(click);
-    await tab.waitForFunction((text) => document.body.textContent.includes(text), expect, { timeout: 20_000 })
+    await tab.waitForFunction((text) => document.body.innerText.includes(text), expect, { timeout: 20_000 })
       .catch((e) => { throw new Error(`${page}: ${JSON.stringify(expect)} never shown (${errors.join("; ") || e.message})`); });
     assert.deepEqual(errors, []);
     return puts;
