@@ -63,7 +63,10 @@ after(() => {
   server.close();
 });
 
-/** The scratch project every guide runs in (installed once per tarball). */
+/**
+ * The scratch project every guide runs in (installed once per tarball). Vitest 4.1.12 is the
+ * version tests/consumers/vitest.test.mjs pins (the last line that runs on Node 20).
+ */
 function guidesProject() {
   const dependencies = { vitest: "4.1.12", ...Object.fromEntries(TOOLS.map((t) => [t, pin(t)])) };
   return project("docs-guides", { dependencies }).dir;
