@@ -252,3 +252,10 @@ test("the shipped README is at most 200 lines", () => {
   const shipped = readFileSync(join(ROOT, "pkg", "README.md"), "utf8");
   assert.ok(shipped.split("\n").length <= 200, `pkg/README.md has ${shipped.split("\n").length} lines`);
 });
+
+test("the shipped README links every guide of docs/guides/", () => {
+  const readme = shippedReadme(ROOT);
+  for (const doc of docs.filter((d) => d.name !== "README")) {
+    assert.ok(readme.includes(`(https://github.com/backoff-wasm/backoff-wasm/blob/main/${doc.file})`), `README.md links ${doc.file}`);
+  }
+});
