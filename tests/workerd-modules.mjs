@@ -1,5 +1,5 @@
 // Test helper: the Miniflare options that load a Worker and the installed package the way
-// Wrangler does (README "Cloudflare Workers"): ES modules, `.wasm` files as precompiled
+// Wrangler does (docs/guides/node-and-workers.md "Cloudflare Workers"): ES modules, `.wasm` files as precompiled
 // CompiledWasm modules, one compatibility date for every workerd test.
 
 /** Miniflare options for the module Worker `dir/script` with `dir` as its module root. */

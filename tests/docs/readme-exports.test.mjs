@@ -9,16 +9,16 @@ const root = new URL("../../", import.meta.url);
 const readme = readFileSync(new URL("README.md", root), "utf8");
 const manifest = JSON.parse(readFileSync(new URL("pkg/package.json", root), "utf8"));
 
-/** The rows of the table under `| import | mirrors | exports |`: Map of subpath ("." for the root) → cell text. */
+/** The rows of the table under `| import | which one do I want | exports |`: Map of subpath ("." for the root) → cell text. */
 function tableRows() {
   const lines = readme.split("\n");
-  const start = lines.findIndex((l) => /^\| import \| mirrors \| exports \|$/.test(l));
-  assert.ok(start >= 0, "README.md has the table `| import | mirrors | exports |`");
+  const start = lines.findIndex((l) => /^\| import \| which one do I want \| exports \|$/.test(l));
+  assert.ok(start >= 0, "README.md has the table `| import | which one do I want | exports |`");
   const rows = new Map();
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith("|")) break;
     const [, imp, , exportsCell] = line.match(/^\| `([^`]+)` \| (.*?) \| (.*) \|$/) ?? [];
-    assert.ok(imp, `a table row reads | \`import\` | mirrors | exports |: ${line}`);
+    assert.ok(imp, `a table row reads | \`import\` | which one do I want | exports |: ${line}`);
     rows.set(imp === "backoff-wasm" ? "." : `./${imp.replace(/^backoff-wasm\//, "")}`, exportsCell);
   }
   return rows;

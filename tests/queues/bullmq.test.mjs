@@ -1,5 +1,5 @@
-// README "A webhook sender on BullMQ", run as written on a real redis-server that this test
-// starts (free port, temporary directory) and stops. Sender processes run the README's
+// docs/guides/queues.md "A webhook sender on BullMQ", run as written on a real redis-server that this test
+// starts (free port, temporary directory) and stops. Sender processes run the guide's
 // startSender(); a local receiver fails each webhook twice, then takes it.
 //
 // Phase 1: two senders (A, B) on one queue, two jobs: the receiver holds the first attempts
@@ -28,7 +28,7 @@ const missing = hasRedis
 // With CI=true nothing is skipped: a missing engine fails the test.
 const skip = missing && process.env.CI !== "true" ? missing : false;
 
-/** The README's policy (asserted to be the one in the module's text). */
+/** The guide's policy (asserted to be the one in the module's text). */
 const policy = Backoff.exponential("500ms").cap("1 minute").jitter(0.5).maxAttempts(8);
 const expected = bullmqBackoff(policy);
 const wait = (id, n) => expected(n, "custom", undefined, { id });
@@ -79,7 +79,7 @@ worker.on("completed", (job) => send({ kind: "completed", id: job.id, attemptsMa
 worker.on("error", (e) => send({ kind: "error", message: String(e) }));
 process.on("message", async (m) => {
   if (m.kind === "table") {
-    // This process's strategy (the one the README gave the Worker), asked directly.
+    // This process's strategy (the one the guide gave the Worker), asked directly.
     const strategy = worker.opts.settings.backoffStrategy;
     send({ kind: "table", table: m.ids.map((id) => m.attempts.map((n) => strategy(n, "custom", undefined, { id }))) });
   } else if (m.kind === "stop") {
@@ -92,12 +92,12 @@ await worker.waitUntilReady();
 send({ kind: "ready" });
 `;
 
-test("README BullMQ webhook sender on redis-server: gaps follow the policy; every sender computes the same keyed waits", { skip, timeout: 90_000 }, async () => {
+test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow the policy; every sender computes the same keyed waits", { skip, timeout: 90_000 }, async () => {
   assert.equal(missing, undefined, missing);
-  const docs = readFileSync(`${root}README.md`, "utf8");
-  const section = docs.slice(docs.indexOf("### A webhook sender on BullMQ"));
+  const docs = readFileSync(`${root}docs/guides/queues.md`, "utf8");
+  const section = docs.slice(docs.indexOf("## A webhook sender on BullMQ"));
   const module = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes("bullmqBackoff(policy)"));
-  assert.ok(module, "README.md has the BullMQ example");
+  assert.ok(module, "docs/guides/queues.md has the BullMQ example");
   assert.match(module, /const policy = Backoff\.exponential\("500ms"\)\.cap\("1 minute"\)\.jitter\(0\.5\)\.maxAttempts\(8\);/);
   // Under tests/ so that bullmq and ioredis resolve from the repository's node_modules.
   const dir = join(root, "tests", ".scratch", "queues-bullmq");

@@ -1,6 +1,6 @@
-// README "A Queues consumer", run as written in workerd (Miniflare) with its wrangler.toml's
+// docs/guides/queues.md "A Queues consumer", run as written in workerd (Miniflare) with its wrangler.toml's
 // queues (producer, consumer with max_retries = 3 and a dead-letter queue), against a local
-// webhook receiver. A thin wrapper around the README Worker records what each delivery saw
+// webhook receiver. A thin wrapper around the guide's Worker records what each delivery saw
 // (message.id, message.attempts) and what it asked Queues for (retry delaySeconds, ack); the
 // receiver timestamps every delivery, so the gaps the engine applied are measured.
 import { test } from "node:test";
@@ -22,22 +22,22 @@ try {
 // With CI=true nothing is skipped: a missing engine fails the test.
 const skip = missing && process.env.CI !== "true" ? missing : false;
 
-/** The README's policy (asserted to be the one in the Worker's text). */
+/** The guide's policy (asserted to be the one in the Worker's text). */
 const redelivery = Backoff.exponential("1 second").cap("1 hour").jitter(0.2);
 const seconds = (id, attempts) => Math.ceil(redelivery.seed(id).delay(attempts) / 1000);
 
-/** The code block of README.md under `heading` that contains `marker`. */
+/** The code block of docs/guides/queues.md under `heading` that contains `marker`. */
 function readmeCode(heading, marker) {
-  const docs = readFileSync(`${root}README.md`, "utf8");
+  const docs = readFileSync(`${root}docs/guides/queues.md`, "utf8");
   const section = docs.slice(docs.indexOf(heading));
   const code = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes(marker));
-  assert.ok(code, `README.md has the code of ${heading}`);
+  assert.ok(code, `docs/guides/queues.md has the code of ${heading}`);
   return code;
 }
 
 const HARNESS = `
 import worker from "./worker.mjs";
-// Delegates every call to the real message; records what the README Worker did with it.
+// Delegates every call to the real message; records what the guide's Worker did with it.
 export default {
   fetch: (request, env, ctx) => worker.fetch(request, env, ctx),
   async queue(batch, env, ctx) {
@@ -56,9 +56,9 @@ export default {
 };
 `;
 
-test("README Queues consumer in workerd: redeliveries, message.attempts, the delays Queues applies, the dead-letter queue", { skip, timeout: 60_000 }, async () => {
+test("docs/guides/queues.md Queues consumer in workerd: redeliveries, message.attempts, the delays Queues applies, the dead-letter queue", { skip, timeout: 60_000 }, async () => {
   assert.equal(missing, undefined, missing);
-  const worker = readmeCode("### A Queues consumer", "retryMessage(message");
+  const worker = readmeCode("## A Queues consumer", "retryMessage(message");
   assert.match(worker, /const redelivery = Backoff\.exponential\("1 second"\)\.cap\("1 hour"\)\.jitter\(0\.2\);/);
   const dir = `${root}tests/.scratch/queues-workerd`;
   rmSync(dir, { recursive: true, force: true });
@@ -105,7 +105,7 @@ test("README Queues consumer in workerd: redeliveries, message.attempts, the del
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
 
-  // The README's wrangler.toml, as Miniflare options.
+  // The guide's wrangler.toml, as Miniflare options.
   const mf = new Miniflare({
     ...workerdModules(dir, "harness.mjs"),
     bindings: { ALERT_URL: `${base}/alert`, RECORD_URL: `${base}/record` },

@@ -277,11 +277,11 @@ test("RetryError: reasons not-retryable and instanceof across copies; bad deadli
   await assert.rejects(fetchWithRetry(base, undefined, { maxDeferralMs: "x" }), { name: "RangeError" });
 });
 
-test("README 'Deadlines, server-ordered waits, …' example runs as written and prints what it says", async () => {
+test("docs/guides/fetch.md 'Deadlines, server-ordered waits, …' example runs as written and prints what it says", async () => {
   const { readFileSync, writeFileSync, mkdirSync, rmSync } = await import("node:fs");
   const { execFileSync } = await import("node:child_process");
   const root = new URL("../../", import.meta.url);
-  const docs = readFileSync(new URL("README.md", root), "utf8");
+  const docs = readFileSync(new URL("docs/guides/fetch.md", root), "utf8");
   const code = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes("beyond.mjs"));
   assert.ok(code);
   const dir = new URL("tests/.scratch/beyond-readme/", root);

@@ -200,11 +200,11 @@ test("p-retry's signal: an aborted signal never calls fn; abort during a wait re
   assert.ok(Date.now() - started < 30_000);
 });
 
-test("README 'Coming from p-retry' example runs as written and prints what it says", async () => {
+test("docs/guides/migrating.md p-retry example runs as written and prints what it says", async () => {
   const { readFileSync, writeFileSync, mkdirSync, rmSync } = await import("node:fs");
   const { execFileSync } = await import("node:child_process");
   const root = new URL("../../", import.meta.url);
-  const docs = readFileSync(new URL("README.md", root), "utf8");
+  const docs = readFileSync(new URL("docs/guides/migrating.md", root), "utf8");
   const code = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes("coming-from-p-retry.mjs"));
   assert.ok(code);
   const dir = new URL("tests/.scratch/p-retry-readme/", root);

@@ -1,4 +1,4 @@
-// The Worker-with-Queues example of README.md ("Retrying fetch"), run as written under workerd
+// The retry-in-place Worker of docs/guides/queues.md ("Retrying in place, then handing the wait to Queues"), run as written under workerd
 // (Miniflare) against a local server. Skipped when `miniflare` (a devDependency that
 // brings the workerd binary) cannot be imported, except with CI=true, where that fails.
 import { test } from "node:test";
@@ -17,11 +17,11 @@ try {
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-test("README Worker-with-Queues example under workerd: acks, in-place retries, delaySeconds", { skip: !Miniflare && process.env.CI !== "true" && "miniflare is not installed (CI=true fails instead)" }, async () => {
+test("docs/guides/queues.md retry-in-place Worker under workerd: acks, in-place retries, delaySeconds", { skip: !Miniflare && process.env.CI !== "true" && "miniflare is not installed (CI=true fails instead)" }, async () => {
   assert.ok(Miniflare, "miniflare (workerd) cannot be imported: run npm ci");
-  const docs = readFileSync(`${root}README.md`, "utf8");
-  const worker = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("async queue("));
-  assert.ok(worker, "the Worker example is in README.md");
+  const docs = readFileSync(`${root}docs/guides/queues.md`, "utf8");
+  const worker = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("queueRetryDelaySeconds(redelivery"));
+  assert.ok(worker, "the Worker example is in docs/guides/queues.md");
   const dir = `${root}tests/.scratch/workerd-retry`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
