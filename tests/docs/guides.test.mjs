@@ -25,7 +25,7 @@ const TOOLS = ["esbuild", "miniflare", "wrangler", "@opentelemetry/api", "@opent
 
 /** Blocks run by another test: a text the block contains → the test file that runs it. */
 const EXTERNAL = {
-  "beyond.mjs": "tests/retry/beyond.test.mjs",
+  "beyond.mjs": "tests/retry/deadlines-deferrals-budgets.test.mjs",
   "coming-from-p-retry.mjs": "tests/retry/p-retry.test.mjs",
   "queueRetryDelaySeconds(redelivery": "tests/retry/workerd.test.mjs",
   "retryMessage(message, redelivery": "tests/queues/workerd.test.mjs",

@@ -1,4 +1,4 @@
-// Whether fetchWithRetry sends a request again is one rule, the README's table
+// Whether fetchWithRetry sends a request again is one rule, the rule table of the README and docs/guides/fetch.md
 // (method × body × input), and it holds for every path that sends again: a retry
 // after a failure and a deferral (a 429/503 with a server wait) alike. The matrix
 // crosses methods × bodies × server answers × option sets against a real local
@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { fetchWithRetry, createRetryBudget, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 
-// ---- The rule table (README, "Retrying fetch" → "When a request is sent again") ----
+// ---- The rule table (README "Which requests fetchWithRetry sends again"; docs/guides/fetch.md) ----
 /** Methods sent again without `retryNonIdempotent` (the default of `methods`). */
 const IDEMPOTENT = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
 /** Bodies fetch can send again whole. Every other body is one-shot, and so is any body a Request carries. */
