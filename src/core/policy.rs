@@ -1,6 +1,6 @@
 //! The compiled policy: the ONE place where a delay is composed, for every
 //! surface (Sigil's `nextDelayMs`, `createBackoff`, the fluent `Backoff`, the
-//! CLI, the chart, and the native Rust API in [`crate::api`]).
+//! CLI, the chart, and the native Rust API, [`crate::Backoff`]).
 //!
 //! `delay(attempt)` = free attempts → curve (exponential, linear, constant or
 //! steps) → ceiling (`max`, before jitter, `@sdxc/backoff`'s rule) → hard cap
@@ -9,7 +9,7 @@
 //!
 //! A policy is a plain `Copy` value of numbers plus a borrowed list of steps:
 //! the wasm build keeps it in a register that the JS object fills from its own
-//! copy (src/bindings/policy.rs), the native API in an owned builder.
+//! copy (src/bindings/backoff.rs), the native API in an owned builder.
 
 use super::curve::{Curve, Jitter, counted, decorrelated, step_index};
 use super::rng::scale;
