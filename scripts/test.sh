@@ -6,7 +6,8 @@
 #      crate's docs with warnings denied (cargo doc), the crate as published (cargo package,
 #      which builds the packaged sources) and, in a release build, the power's
 #      3-million-pair oracle sweep; tests/crate/ checks a native dependent
-#      (examples/native-service: its cargo tree, its numbers against the npm package)
+#      (examples/native-service: its cargo tree, its numbers against the npm package) and
+#      runs wasm-pack on the crate (wasm-pack build --target web, wasm-pack test --node)
 #   2. wasm-bindgen tests, in Node and in headless Chromium (scripts/test-wasm.sh)
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;
