@@ -63,8 +63,8 @@ pub mod bindings;
 /// `scripts/build.sh` turns on): it has no heap, every allocation fails. No
 /// export allocates (they take and return numbers), so nothing calls it; it
 /// stands in for std's default, dlmalloc, whose assertion texts and source
-/// paths otherwise stay in the wasm's data even when its code is dead (about
-/// 470 B raw / 310 B gzip). The wasm-bindgen tests (`scripts/test-wasm.sh`)
+/// paths otherwise stay in the wasm's data even when its code is dead. The
+/// wasm-bindgen tests (`scripts/test-wasm.sh`)
 /// allocate, and build without the feature.
 #[cfg(all(target_arch = "wasm32", feature = "no-heap"))]
 #[global_allocator]
