@@ -13,13 +13,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const toolchain = Object.fromEntries(readFileSync(join(root, ".toolchain.env"), "utf8").split("\n")
   .filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split(/=(.*)/s).slice(0, 2)));
-// The wasm32 compiler setup chose, and the target directory scripts/build.sh and
-// scripts/test-wasm.sh share, so the dependencies compiled for wasm32 are reused.
-const env = { ...process.env, RUSTC: toolchain.WASM_RUSTC, CARGO_TARGET_DIR: join(root, "target", "wasm") };
+// The wasm32 compiler setup chose. `wasm-pack test` shares scripts/test-wasm.sh's target
+// directory (the same test build); `wasm-pack build` has its own, since its release build
+// without the npm build's features would replace scripts/build.sh's in target/wasm.
+const env = (dir) => ({ ...process.env, RUSTC: toolchain.WASM_RUSTC, CARGO_TARGET_DIR: join(root, "target", dir) });
 const out = join(root, "target", "wasm-pack", "web");
 
-function wasmPack(...args) {
-  const r = spawnSync("wasm-pack", args, { cwd: root, encoding: "utf8", env });
+function wasmPack(dir, ...args) {
+  const r = spawnSync("wasm-pack", args, { cwd: root, encoding: "utf8", env: env(dir) });
   assert.equal(r.error?.code, undefined, "wasm-pack is not on PATH: run scripts/setup.sh --for test");
   assert.equal(r.status, 0, `wasm-pack ${args.join(" ")} failed:\n${`${r.stdout}\n${r.stderr}`.slice(-3000)}`);
   return `${r.stdout}\n${r.stderr}`;
@@ -27,7 +28,7 @@ function wasmPack(...args) {
 
 test("wasm-pack build --target web: a module that loads and computes, with the npm build's exports", { timeout: 900_000 }, async () => {
   rmSync(out, { recursive: true, force: true });
-  wasmPack("build", "--target", "web", "--out-dir", out);
+  wasmPack("wasm-pack", "build", "--target", "web", "--out-dir", out);
   const bytes = readFileSync(join(out, "backoff_wasm_bg.wasm"));
   const glue = await import(pathToFileURL(join(out, "backoff_wasm.js")).href);
   const wasm = glue.initSync({ module: bytes });
@@ -45,7 +46,7 @@ test("wasm-pack build --target web: a module that loads and computes, with the n
 });
 
 test("wasm-pack test --node runs the wasm-bindgen tests of tests/wasm_node.rs", { timeout: 900_000 }, () => {
-  const log = wasmPack("test", "--node", "--", "--test", "wasm_node");
+  const log = wasmPack("wasm", "test", "--node", "--", "--test", "wasm_node");
   const result = log.match(/test result: ok\. (\d+) passed; 0 failed; 0 ignored/);
   assert.ok(result, log.slice(-3000));
   assert.ok(Number(result[1]) >= 9, `only ${result[1]} tests ran`);
