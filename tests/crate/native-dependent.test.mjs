@@ -18,13 +18,13 @@ function cargo(...args) {
 }
 
 test("a native dependent's dependency tree is the crate alone: no wasm-bindgen, no other crate", () => {
-  const tree = cargo("tree", "--locked", "-e", "normal,build", "--prefix", "none", "--format", "{p}");
+  const tree = cargo("tree", "-e", "normal,build", "--prefix", "none", "--format", "{p}");
   const names = tree.trim().split("\n").map((line) => line.split(" ")[0]);
   assert.deepEqual(names, ["native-service", "backoff-wasm"]);
 });
 
 test("a native dependent prints the npm package's waits for the same options, bit for bit", () => {
-  const printed = new Map(cargo("run", "-q", "--locked").trim().split("\n").map((line) => {
+  const printed = new Map(cargo("run", "-q").trim().split("\n").map((line) => {
     const [name, ...waits] = line.split(" ");
     return [name, waits.map(Number)];
   }));
