@@ -5,9 +5,8 @@
 //!
 //! `cargo run -q --example vectors -- [configurations] [all-factors]`: by default
 //! the exponential factors are 1, 2 and 4, whose powers are exact everywhere; with
-//! `all-factors` also 3, 1.5, 1.1 and 2.7, whose powers are inexact and equal on
-//! both sides only once the power is computed in Rust (issue 18 "Powers": the
-//! wasm build still calls the host's `Math.pow` until then).
+//! `all-factors` also 3, 1.5, 1.1 and 2.7, whose powers are inexact: equal on both
+//! sides because both compute the power in Rust (`core::pow`), not the host's `Math.pow`.
 use std::fmt::Write;
 
 use backoff_wasm::{Backoff, Jitter, Random};

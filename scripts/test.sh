@@ -2,8 +2,12 @@
 # Every test layer, in order (npm test runs setup + build first):
 #   0. hygiene: cargo fmt --check, cargo clippy -D warnings (native and wasm32);
 #      the shipped .d.ts are type-checked strictly by tests/consumers/typescript.test.mjs
-#   1. native Rust tests of the core (cargo test), the doc examples (cargo test --doc) and,
-#      in a release build, the power's 3-million-pair oracle sweep
+#   1. native Rust tests of the core (cargo test), the doc examples (cargo test --doc), the
+#      crate's docs with warnings denied (cargo doc), the crate as published (cargo package,
+#      which builds the packaged sources) and, in a release build, the power's
+#      3-million-pair oracle sweep; tests/crate/ checks a native dependent
+#      (examples/native-service: its cargo tree, its numbers against the npm package) and
+#      runs wasm-pack on the crate (wasm-pack build --target web, wasm-pack test --node)
 #   2. wasm-bindgen tests, in Node and in headless Chromium (scripts/test-wasm.sh)
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;
@@ -32,6 +36,10 @@ fi
 log "cargo test (native core), and the Rust API's doc examples (cargo test --doc)"
 cargo test -q --lib
 cargo test -q --doc
+log "the crate: cargo doc (warnings denied), cargo package (builds the packaged crate)"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --lib
+# --allow-dirty: the check is that the packaged files build, also in a worktree with edits.
+cargo package -q --allow-dirty
 log "the power's oracle sweep: 3 million pairs, release build (src/core/pow/tests.rs sweep)"
 cargo test -q --release --lib pow::tests::sweep
 

@@ -33,7 +33,15 @@ use crate::core::curve::{Curve, Growth};
 use crate::core::policy::{MAX_STEPS, Policy};
 use crate::core::rng::{Draw, Keyed, SeedHash, Sfc32, key_prefix, keyed_draw, scale};
 
-/// A bad option: `"<option> must be <expected>"`, the wording of the npm package.
+/// A bad option, as [`Builder::build`] reports it: which option, and what it must be (the
+/// wording of the npm package's error for the same option).
+///
+/// ```
+/// use backoff_wasm::Backoff;
+///
+/// let e = Backoff::exponential(1000.0).max(500.0).build().unwrap_err();
+/// assert_eq!((e.option, e.expected), ("max", "a duration >= base"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     /// The option's name (`base`, `factor`, `max`, `cap`, `steps`, `free`, `jitter`, `maxAttempts`).
@@ -64,12 +72,27 @@ impl std::error::Error for Error {}
 pub struct Random(Cell<Sfc32>);
 
 impl Random {
-    /// The stream for `seed` (`String(seed)` in JavaScript: pass a number as JavaScript writes it).
+    /// The stream for `seed`: `createRandom(seed)` of the npm package (whose seed is
+    /// `String(seed)`: pass a number as JavaScript writes it, `"42"`, `"1e+21"`).
+    ///
+    /// ```
+    /// use backoff_wasm::Random;
+    ///
+    /// assert_eq!(Random::new("42").next(), Random::new("42").next());
+    /// assert_ne!(Random::new("42").next(), Random::new("43").next());
+    /// ```
     pub fn new(seed: &str) -> Random {
         Random(Cell::new(Sfc32::from_str_seed(seed)))
     }
 
-    /// A uniform draw in `[0, 1)`.
+    /// A uniform draw in `[0, 1)` (a multiple of 2^-32); moves the stream on.
+    ///
+    /// ```
+    /// use backoff_wasm::Random;
+    ///
+    /// let r = Random::new("42");
+    /// assert_eq!([r.next(), r.next()], [0.8924853736534715, 0.8297547716647387]);
+    /// ```
     pub fn next(&self) -> f64 {
         let mut g = self.0.get();
         let r = g.next();
@@ -77,17 +100,40 @@ impl Random {
         r
     }
 
-    /// `min + next() * (max - min)`.
+    /// `min + next() * (max - min)`: a uniform draw in `[min, max)`; moves the stream on.
+    ///
+    /// ```
+    /// use backoff_wasm::Random;
+    ///
+    /// assert_eq!(Random::new("42").float(100.0, 200.0), 189.24853736534715);
+    /// ```
     pub fn float(&self, min: f64, max: f64) -> f64 {
         scale(min, max, self.next())
     }
 
-    /// An integer in `[min, max]`: `min + floor(next() * (max - min + 1))`.
+    /// An integer in `[min, max]`: `min + floor(next() * (max - min + 1))`; moves the stream on.
+    ///
+    /// ```
+    /// use backoff_wasm::Random;
+    ///
+    /// let r = Random::new("42");
+    /// assert_eq!([r.int(1, 6), r.int(1, 6)], [6, 5]);
+    /// ```
     pub fn int(&self, min: i64, max: i64) -> i64 {
         min + (self.next() * ((max - min) as f64 + 1.0)).floor() as i64
     }
 
-    /// The four state words (`state().words` in JavaScript).
+    /// The four state words, `state().words` in JavaScript: the stream's position, for
+    /// saving it.
+    ///
+    /// ```
+    /// use backoff_wasm::Random;
+    ///
+    /// let r = Random::new("42");
+    /// assert_eq!(r.words(), [2814168319, 2719428796, 2668499562, 2594565673]);
+    /// r.next();
+    /// assert_ne!(r.words(), [2814168319, 2719428796, 2668499562, 2594565673]);
+    /// ```
     pub fn words(&self) -> [u32; 4] {
         self.0.get().words()
     }
@@ -103,7 +149,16 @@ enum Source {
 
 /// A retry policy under construction: start with [`Backoff::exponential`],
 /// [`Backoff::linear`], [`Backoff::fixed`] or [`Backoff::steps`], add bounds,
-/// then [`Builder::build`] (which validates, as `createBackoff` does).
+/// then [`Builder::build`] (which validates, as `createBackoff` does). Each
+/// setting replaces an earlier one of the same kind.
+///
+/// ```
+/// use backoff_wasm::{Backoff, Jitter};
+///
+/// let policy = Backoff::exponential(500.0).factor(3.0).max(10_000.0).jitter(Jitter::Equal).seed("s").build()?;
+/// assert!((2250.0..=4500.0).contains(&policy.delay(3)));
+/// # Ok::<(), backoff_wasm::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Builder {
     growth: Growth,
@@ -119,7 +174,17 @@ pub struct Builder {
     attempts: Option<u64>,
 }
 
-/// A validated retry policy: how long to wait before each retry, ms.
+/// A validated retry policy: how long to wait before each retry, ms. Built with a
+/// [`Builder`]; immutable once built (a [`Random`] stream inside moves on with each
+/// jittered delay).
+///
+/// ```
+/// use backoff_wasm::Backoff;
+///
+/// let policy = Backoff::exponential(1000.0).max_attempts(4).build()?;
+/// assert_eq!(policy.waits().collect::<Vec<_>>(), [1000.0, 2000.0, 4000.0]);
+/// # Ok::<(), backoff_wasm::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Backoff {
     b: Builder,
@@ -142,22 +207,55 @@ impl Backoff {
         }
     }
 
-    /// Waits `base × factor^(n−1)` ms (factor 2 unless [`Builder::factor`]).
+    /// Waits `base × factor^(n−1)` ms before retry `n` (factor 2 unless [`Builder::factor`]).
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::exponential(100.0).build()?;
+    /// assert_eq!([1, 2, 3, 4].map(|n| p.delay(n)), [100.0, 200.0, 400.0, 800.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn exponential(base: f64) -> Builder {
         Backoff::builder(Growth::Exponential, base)
     }
 
-    /// Waits `base × n` ms.
+    /// Waits `base × n` ms before retry `n`.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::linear(250.0).build()?;
+    /// assert_eq!([1, 2, 3].map(|n| p.delay(n)), [250.0, 500.0, 750.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn linear(base: f64) -> Builder {
         Backoff::builder(Growth::Linear, base)
     }
 
-    /// Waits `base` ms every time.
+    /// Waits `base` ms before every retry.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::fixed(1000.0).build()?;
+    /// assert_eq!([1, 2, 50].map(|n| p.delay(n)), [1000.0, 1000.0, 1000.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn fixed(base: f64) -> Builder {
         Backoff::builder(Growth::Constant, base)
     }
 
-    /// Waits `steps[n−1]` ms; the last repeats (1 to 1000 steps).
+    /// Waits `steps[n−1]` ms before retry `n`; the last step repeats (1 to 1000 steps,
+    /// each a non-negative finite duration). Takes no factor or ceiling; a cap applies.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::steps(&[100.0, 500.0, 2000.0]).build()?;
+    /// assert_eq!([1, 2, 3, 4, 5].map(|n| p.delay(n)), [100.0, 500.0, 2000.0, 2000.0, 2000.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn steps(steps: &[f64]) -> Builder {
         let mut b = Backoff::builder(Growth::Constant, 0.0);
         b.steps = steps.to_vec();
@@ -204,13 +302,31 @@ impl Backoff {
         r.unwrap_or(0.0)
     }
 
-    /// `(nominal, min, max)`: every `delay(attempt)` lies in `[min, max]`
-    /// (`nominal` is the pre-jitter delay, NaN for decorrelated jitter).
+    /// `(nominal, min, max)` for retry `attempt`, ms: every `delay(attempt)` lies in
+    /// `[min, max]` (`nominal` is the pre-jitter delay, NaN for decorrelated jitter);
+    /// the npm package's `bounds(attempt)`.
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter};
+    ///
+    /// let p = Backoff::linear(100.0).jitter(Jitter::Spread(0.1)).seed("s").build()?;
+    /// assert_eq!(p.bounds(3), (300.0, 270.0, 330.0));
+    /// assert_eq!(p.bounds(0), (0.0, 0.0, 0.0));
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn bounds(&self, attempt: u64) -> (f64, f64, f64) {
         self.policy().bounds(attempt as f64)
     }
 
-    /// The max-attempts bound (attempts in total), if any.
+    /// The max-attempts bound (attempts in total, the first included), if any.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// assert_eq!(Backoff::fixed(1.0).max_attempts(5).build()?.attempts(), Some(5));
+    /// assert_eq!(Backoff::fixed(1.0).build()?.attempts(), None);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn attempts(&self) -> Option<u64> {
         self.b.attempts
     }
@@ -231,52 +347,121 @@ impl Backoff {
 }
 
 impl Builder {
-    /// The exponential factor (finite, ≥ 1; default 2).
+    /// The exponential factor (finite, ≥ 1; default 2). The power is computed in Rust,
+    /// so a non-integer factor gives the same bits natively and in every JavaScript runtime.
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::exponential(100.0).factor(3.0).build()?;
+    /// assert_eq!([1, 2, 3, 4].map(|n| p.delay(n)), [100.0, 300.0, 900.0, 2700.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn factor(mut self, factor: f64) -> Builder {
         self.factor = factor;
         self
     }
 
-    /// The ceiling before jitter (`createBackoff`'s `max`, ≥ base): a ± jitter
+    /// The ceiling before jitter (`createBackoff`'s `max`, ms, ≥ base): a ± jitter
     /// at the ceiling may exceed it by the fraction.
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter};
+    ///
+    /// let p = Backoff::exponential(1000.0).max(5000.0).jitter(Jitter::Spread(0.5)).seed("s").build()?;
+    /// assert_eq!([1, 2, 3, 4].map(|n| p.delay(n)), [812.0, 1553.0, 5464.0, 6355.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn max(mut self, max: f64) -> Builder {
         self.max = max;
         self
     }
 
-    /// The hard bound after jitter (the fluent `.cap()`, ≥ base): no wait
+    /// The hard bound after jitter (the fluent `.cap()`, ms, ≥ base): no wait
     /// exceeds it; a ± band that crosses it is truncated at it.
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter};
+    ///
+    /// let p = Backoff::exponential(1000.0).cap(5000.0).jitter(Jitter::Spread(0.5)).seed("s").build()?;
+    /// assert_eq!([1, 2, 3, 4].map(|n| p.delay(n)), [812.0, 1553.0, 4598.0, 4428.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn cap(mut self, cap: f64) -> Builder {
         self.cap = cap;
         self
     }
 
     /// Attempts that wait 0 before the curve starts (a non-negative safe integer).
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::exponential(1000.0).free(2).build()?;
+    /// assert_eq!([1, 2, 3, 4, 5].map(|n| p.delay(n)), [0.0, 0.0, 1000.0, 2000.0, 4000.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn free(mut self, free: u64) -> Builder {
         self.free = free as f64;
         self
     }
 
-    /// The jitter kind (`Jitter::Spread(f)` is `jitter: f`, `Jitter::Full` is `"full"`, …).
+    /// The jitter kind (`Jitter::Spread(f)` is `jitter: f`, `Jitter::Full` is `"full"`, …);
+    /// every kind but [`Jitter::None`] needs [`Builder::seed`] or [`Builder::random`].
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter};
+    ///
+    /// let p = Backoff::exponential(1000.0).max(30_000.0).jitter(Jitter::Full).seed("k").build()?;
+    /// assert_eq!([1, 2, 3, 4].map(|n| p.delay(n)), [628.0, 1086.0, 2728.0, 3304.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn jitter(mut self, jitter: Jitter) -> Builder {
         self.jitter = jitter;
         self
     }
 
     /// Keyed jitter: the draw for attempt `n` is the first draw of the stream
-    /// seeded `"<seed> <n>"`, so `delay(n)` is a pure function of (seed, n).
+    /// seeded `"<seed> <n>"`, so `delay(n)` is a pure function of (seed, n), in any
+    /// process and after a restart. Replaces a [`Builder::random`] stream.
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter};
+    ///
+    /// let p = Backoff::fixed(1000.0).jitter(Jitter::Full).seed("job-7").build()?;
+    /// assert_eq!([1, 2, 3, 4].map(|n| p.delay(n)), [26.0, 428.0, 2.0, 248.0]);
+    /// assert_eq!(p.delay(2), 428.0, "asked again: the same wait");
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn seed(mut self, seed: &str) -> Builder {
         self.source = Source::Keyed(key_prefix(seed.encode_utf16()));
         self
     }
 
-    /// Draws from a seeded stream (each jittered delay moves it on).
+    /// Draws from a seeded stream, in call order: each jittered delay moves it on.
+    /// Replaces a [`Builder::seed`].
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter, Random};
+    ///
+    /// let p = Backoff::fixed(1000.0).jitter(Jitter::Full).random(Random::new("42")).build()?;
+    /// assert_eq!([1, 1, 1, 1].map(|n| p.delay(n)), [892.0, 830.0, 946.0, 179.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn random(mut self, random: Random) -> Builder {
         self.source = Source::Stream(random);
         self
     }
 
     /// Attempts in total, the first included (≥ 1): bounds [`Backoff::waits`].
+    ///
+    /// ```
+    /// use backoff_wasm::Backoff;
+    ///
+    /// let p = Backoff::fixed(100.0).max_attempts(3).build()?;
+    /// assert_eq!(p.waits().collect::<Vec<_>>(), [100.0, 100.0]);
+    /// # Ok::<(), backoff_wasm::Error>(())
+    /// ```
     pub fn max_attempts(mut self, n: u64) -> Builder {
         self.attempts = Some(n);
         self
@@ -289,6 +474,15 @@ impl Builder {
     /// jitter fraction outside `[0, 1]`, decorrelated jitter without a finite
     /// `max`/`cap` or with steps, jitter without a `seed` or `random` (the Rust
     /// API has no default source), `max_attempts(0)`.
+    ///
+    /// ```
+    /// use backoff_wasm::{Backoff, Jitter};
+    ///
+    /// assert!(Backoff::exponential(1000.0).build().is_ok());
+    /// assert_eq!(Backoff::exponential(-1.0).build().unwrap_err().option, "base");
+    /// assert_eq!(Backoff::fixed(1.0).jitter(Jitter::Full).build().unwrap_err().option, "jitter");
+    /// assert_eq!(Backoff::fixed(1.0).max_attempts(0).build().unwrap_err().option, "maxAttempts");
+    /// ```
     pub fn build(mut self) -> Result<Backoff, Error> {
         let err = |option, expected| Error { option, expected };
         if !self.stepped {

@@ -1,36 +1,57 @@
-//! backoff-wasm: retry delays for every JavaScript runtime, and for Rust.
+//! Retry delays — exponential, linear, constant and stepped curves; a ceiling and a hard
+//! cap; free attempts; full, equal, decorrelated and ± jitter drawn from a keyed seed or a
+//! seeded stream — computed by the same engine as the `backoff-wasm` npm package, so a
+//! native service and a JavaScript dashboard get the same number, bit for bit, for every
+//! configuration, attempt and seed.
 //!
-//! The engine is Rust: [`core::policy::Policy`] composes every delay (free
-//! attempts → curve → ceiling → cap → jitter with one draw → cap), for the npm
-//! package's wasm build and for the native API below, so both give the same
-//! number for every configuration, attempt and seed.
-//!
-//! - [`Backoff`] — a policy built once ([`Backoff::exponential`], `linear`,
-//!   `fixed`, `steps`; `factor`, `max` (ceiling), `cap`, `free`, [`Jitter`]
-//!   kinds, keyed `seed` or a seeded [`Random`] stream, `max_attempts`), then
-//!   [`Backoff::delay`] and [`Backoff::waits`];
-//! - [`Random`] — the seeded stream of `@sdxc/random`;
-//! - [`parse_duration`] — duration text (`"5 seconds"`).
+//! - [`Backoff`]: a policy, built once from a [`Builder`] ([`Backoff::exponential`],
+//!   [`Backoff::linear`], [`Backoff::fixed`], [`Backoff::steps`]; then
+//!   [`Builder::factor`], [`Builder::max`], [`Builder::cap`], [`Builder::free`],
+//!   [`Builder::jitter`], [`Builder::seed`] or [`Builder::random`],
+//!   [`Builder::max_attempts`]) and validated by [`Builder::build`]; asked with
+//!   [`Backoff::delay`], [`Backoff::bounds`] and [`Backoff::waits`]. All times are ms.
+//! - [`Jitter`]: the jitter kinds.
+//! - [`Random`]: the seeded stream of the npm package's `createRandom(seed)`.
+//! - [`parse_duration`]: duration text (`"5 seconds"`) to ms.
+//! - [`Error`]: the bad option, as [`Builder::build`] reports it.
 //!
 //! ```
 //! use backoff_wasm::{Backoff, Jitter, Random};
 //!
-//! let p = Backoff::exponential(100.0).cap(5000.0).jitter(Jitter::Full).random(Random::new("s")).build()?;
-//! for wait in p.waits().take(10) {
+//! // createBackoff({ base: 100, cap: 5000, jitter: "full", random: createRandom("s") })
+//! let policy = Backoff::exponential(100.0).cap(5000.0).jitter(Jitter::Full).random(Random::new("s")).build()?;
+//! for wait in policy.waits().take(10) {
 //!     assert!((0.0..=5000.0).contains(&wait));
 //! }
 //! # Ok::<(), backoff_wasm::Error>(())
 //! ```
 //!
-//! [`core`] is plain Rust (tested natively); [`boundary`] holds the numbers the
-//! wasm boundary shares; `bindings` is the numbers-only wasm boundary (every
-//! export takes and returns numbers), compiled only for `wasm32`.
+//! On native targets the crate has no dependencies; the wasm boundary of the npm
+//! package (its wasm-bindgen exports) is compiled only for `wasm32`.
+#![deny(missing_docs)]
 
-pub mod api;
-pub mod boundary;
-pub mod core;
+mod api;
 
 pub use api::{Backoff, Builder, Error, Jitter, Random, parse_duration};
+
+// The engine behind the API (curves, jitter, powers, the seed hash and stream, duration
+// text, option checks, HTTP dates). Not part of the API and without a stability promise:
+// hidden rather than `pub(crate)` only because this repository's fuzz targets (`fuzz/`)
+// and the power benchmark (`examples/pow_speed.rs`) drive the internals directly.
+#[doc(hidden)]
+pub mod core;
+
+// The numbers both sides of the wasm boundary share, from which the npm package's
+// `js/boundary.ts` is generated. Not part of the API: hidden rather than `pub(crate)`
+// only because that generator (`examples/boundary.rs`) and the wasm-bindgen tests
+// (`tests/wasm/common.rs`) read it.
+#[doc(hidden)]
+pub mod boundary;
+
+// The crate README's examples run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README-crate.md")]
+struct ReadmeExamples;
 
 /// The wasm-bindgen exports. `pub` only so that the wasm-bindgen tests in
 /// `tests/wasm_*.rs` can call them directly; not a Rust API.
@@ -42,8 +63,8 @@ pub mod bindings;
 /// `scripts/build.sh` turns on): it has no heap, every allocation fails. No
 /// export allocates (they take and return numbers), so nothing calls it; it
 /// stands in for std's default, dlmalloc, whose assertion texts and source
-/// paths otherwise stay in the wasm's data even when its code is dead (about
-/// 470 B raw / 310 B gzip). The wasm-bindgen tests (`scripts/test-wasm.sh`)
+/// paths otherwise stay in the wasm's data even when its code is dead. The
+/// wasm-bindgen tests (`scripts/test-wasm.sh`)
 /// allocate, and build without the feature.
 #[cfg(all(target_arch = "wasm32", feature = "no-heap"))]
 #[global_allocator]

@@ -83,7 +83,7 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
 /// Runs the delay's own instance of the composition ([`delay_at`]) with the
 /// extreme draws and without jitter, then `Policy::bounds_of`: one instance of the
-/// composition in the wasm instead of two (~0.9 KB), and no second copy of the
+/// composition in the wasm instead of two, and no second copy of the
 /// curve for the nominal delay.
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {

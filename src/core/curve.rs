@@ -4,8 +4,8 @@
 //!
 //! Formulas are those of docs/API.md: section 1 (Sigil: exponential with factor 2,
 //! subtract-only jitter), section 2 (`createBackoff`: growth kinds, ceiling,
-//! free attempts, ± and full jitter) and issue 8 (equal jitter, from the AWS
-//! Architecture Blog post "Exponential Backoff And Jitter", 2015).
+//! free attempts, ± and full jitter); equal and decorrelated jitter are from the
+//! AWS Architecture Blog post "Exponential Backoff And Jitter" (2015).
 //! All arithmetic is IEEE-754 double precision, in the order JavaScript
 //! evaluates the same expressions, so results are bit-identical to the originals.
 
@@ -113,22 +113,38 @@ pub fn js_round(x: f64) -> f64 {
     r.copysign(x)
 }
 
-/// A jitter kind with its parameter.
+/// A jitter kind with its parameter: how the one draw `r` of a delay turns the
+/// pre-jitter wait `d` (ms) into the wait. `round` is JavaScript's `Math.round`.
+///
+/// ```
+/// use backoff_wasm::{Backoff, Jitter};
+///
+/// let waits = |j| Backoff::exponential(1000.0).max(30_000.0).jitter(j).seed("k").build().map(|p| p.delay(4));
+/// assert_eq!(waits(Jitter::None)?, 8000.0);
+/// assert_eq!(waits(Jitter::Subtract(0.2))?, 7339.0); // within [6400, 8000]
+/// assert_eq!(waits(Jitter::Spread(0.2))?, 7722.0); // within [6400, 9600]
+/// assert_eq!(waits(Jitter::Full)?, 3304.0); // within [0, 8000]
+/// assert_eq!(waits(Jitter::Equal)?, 5652.0); // within [4000, 8000]
+/// assert_eq!(waits(Jitter::Decorrelated)?, 11462.0); // within [1000, 30000]
+/// # Ok::<(), backoff_wasm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Jitter {
     /// No jitter: no draw, no rounding.
     None,
-    /// Sigil: `round(d * (1 - f * r))`, `r` a raw draw in `[0, 1]`; only ever shortens.
+    /// `round(d * (1 - f * r))`, `r` a draw in `[0, 1]`, `f` in `[0, 1]`: only ever
+    /// shortens (the npm package's Sigil schedule).
     Subtract(f64),
-    /// `@sdxc/backoff`: `round(d * random.float(1 - f, 1 + f))`.
+    /// `round(d * random.float(1 - f, 1 + f))`, `f` in `[0, 1]`: the npm package's `jitter: f`.
     Spread(f64),
-    /// `round(random.float(0, d))`.
+    /// `round(random.float(0, d))`: `jitter: "full"`.
     Full,
-    /// `round(d / 2 + r * d / 2)`, `r = random.float(0, 1)` (AWS "equal jitter").
+    /// `round(d / 2 + r * d / 2)`, `r = random.float(0, 1)` (AWS "equal jitter"): `jitter: "equal"`.
     Equal,
     /// AWS "decorrelated jitter": `sleep_0 = base`,
     /// `sleep_k = min(cap, random.float(base, 3 * sleep_{k-1}))`, delay = `round(sleep_n)`.
-    /// Replaces the growth curve; needs a finite cap. See [`decorrelated`].
+    /// Replaces the growth curve; needs a finite ceiling or cap, and no steps:
+    /// `jitter: "decorrelated"`.
     Decorrelated,
 }
 
@@ -218,7 +234,9 @@ pub fn decorrelated<E>(
 }
 
 impl Jitter {
-    /// Numeric code used across the wasm boundary.
+    /// Numeric code used across the wasm boundary. Hidden, not `pub(crate)`: only the
+    /// wasm32 bindings call it, so natively it would be dead code.
+    #[doc(hidden)]
     pub fn code(self) -> u32 {
         match self {
             Jitter::None => 0,
@@ -230,7 +248,9 @@ impl Jitter {
         }
     }
 
-    /// Rebuilds a jitter from its code and fraction; unknown codes are `None`.
+    /// Rebuilds a jitter from its code and fraction; unknown codes are `None`. Hidden
+    /// for the reason [`Jitter::code`] is.
+    #[doc(hidden)]
     pub fn from_code(code: u32, fraction: f64) -> Option<Jitter> {
         match code {
             0 => Some(Jitter::None),
@@ -243,7 +263,9 @@ impl Jitter {
         }
     }
 
-    /// The fraction parameter (0 for kinds without one).
+    /// The fraction parameter (0 for kinds without one). Hidden for the reason
+    /// [`Jitter::code`] is.
+    #[doc(hidden)]
     pub fn fraction(self) -> f64 {
         match self {
             Jitter::Subtract(f) | Jitter::Spread(f) => f,
@@ -255,7 +277,7 @@ impl Jitter {
     /// the originals (even when an uncapped curve overflowed to `Infinity`, so a
     /// shared stream stays in step); jitter `0` and no jitter take none.
     #[inline]
-    pub fn draws(self, _d: f64) -> bool {
+    pub(crate) fn draws(self, _d: f64) -> bool {
         match self {
             Jitter::None => false,
             Jitter::Subtract(f) | Jitter::Spread(f) => f != 0.0,
@@ -265,7 +287,7 @@ impl Jitter {
 
     /// The `(min, max)` arguments of the one draw `random.float(min, max)` for delay `d`.
     #[inline]
-    pub fn draw_range(self, d: f64) -> (f64, f64) {
+    pub(crate) fn draw_range(self, d: f64) -> (f64, f64) {
         match self {
             Jitter::Spread(f) => (1.0 - f, 1.0 + f),
             Jitter::Full => (0.0, d),
@@ -275,7 +297,7 @@ impl Jitter {
 
     /// The jittered delay from the pre-jitter delay `d` and the draw `x`.
     #[inline]
-    pub fn finish(self, d: f64, x: f64) -> f64 {
+    pub(crate) fn finish(self, d: f64, x: f64) -> f64 {
         if !crate::core::check::finite(d) {
             // An overflowed curve stays `Infinity` (the original may compute `Infinity * 0 = NaN`).
             return d;

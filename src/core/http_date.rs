@@ -25,10 +25,10 @@
 //!    rule that the day name must agree, so a valid day name that is the wrong
 //!    one is accepted (the date decides). An unknown day name is still rejected.
 //!
-//! Why not call httpdate itself (it was, until the 20 KB size budget of issue 6):
-//! its validity check converts through `std::time::SystemTime` with `expect` and
-//! `panic!`, which keeps std's panic and formatting machinery and an allocator in
-//! the wasm — 25.0 KB raw / 11.4 KB gzip, more than the rest of the module. The
+//! Why not call httpdate itself: its validity check converts through
+//! `std::time::SystemTime` with `expect` and `panic!`, which keeps std's panic and
+//! formatting machinery and an allocator in the wasm, more than the rest of the
+//! module (bench/README.md, "What was cut in the wasm"). The
 //! parser here is ~70 lines; httpdate stays as the test oracle: `cargo test`
 //! compares the two on every date of a pseudo-random sweep (`agrees_with_httpdate`).
 //!

@@ -1,6 +1,6 @@
 //! The compiled policy: the ONE place where a delay is composed, for every
 //! surface (Sigil's `nextDelayMs`, `createBackoff`, the fluent `Backoff`, the
-//! CLI, the chart, and the native Rust API in [`crate::api`]).
+//! CLI, the chart, and the native Rust API, [`crate::Backoff`]).
 //!
 //! `delay(attempt)` = free attempts → curve (exponential, linear, constant or
 //! steps) → ceiling (`max`, before jitter, `@sdxc/backoff`'s rule) → hard cap
@@ -9,7 +9,7 @@
 //!
 //! A policy is a plain `Copy` value of numbers plus a borrowed list of steps:
 //! the wasm build keeps it in a register that the JS object fills from its own
-//! copy (src/bindings/policy.rs), the native API in an owned builder.
+//! copy (src/bindings/backoff.rs), the native API in an owned builder.
 
 use super::curve::{Curve, Jitter, counted, decorrelated, step_index};
 use super::rng::scale;
@@ -18,7 +18,7 @@ use core::cell::Cell;
 /// The most steps a stepped policy may have (`steps` longer than this is a
 /// `RangeError`): a list of waits is written by hand, and a caller's object
 /// that claims a huge `length` must fail at once rather than be read for
-/// seconds (issue 13). The wasm register holds this many.
+/// seconds. The wasm register holds this many.
 pub const MAX_STEPS: usize = 1000;
 
 /// A validated policy (see `check`): every field already in range.
@@ -110,8 +110,8 @@ impl Policy<'_> {
     /// call: the wasm build has one instance, for every delay (its draw picks the
     /// policy's source, src/bindings/backoff.rs) and for the bounds (extreme draws,
     /// [`Policy::bounds_of`]).
-    /// (An instance behind `&mut dyn FnMut`, with the policy in memory, took 11 of
-    /// the 38 ns of a seeded-stream delay in V8.)
+    /// (An instance behind `&mut dyn FnMut`, with the policy in memory, would cost
+    /// an indirect call and memory loads on every delay.)
     /// `settles()`: the draw depends on its range alone (the extreme draws of the
     /// bounds), which lets decorrelated jitter stop at a fixed point
     /// ([`decorrelated`]); false for every real source.
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn decorrelated_bounds_agree_with_delays_above_2_pow_53() {
-        // issue 13: a cap above 2^53 ms; the draws' rounding must stay inside bounds(n)
+        // A cap above 2^53 ms: the draws' rounding must stay inside bounds(n).
         let p = Policy { jitter: Jitter::Decorrelated, ..curve(Growth::Exponential, 3.0, 2.0, 1.0e300) };
         let mut g = Sfc32::from_str_seed("big");
         for a in 1..=700 {

@@ -1,29 +1,27 @@
 //! `factor^exponent` for exponential curves, computed in Rust with no host
 //! call, so the wasm build on every engine and version and the native crate
-//! give one answer, bit for bit (issue 18, API contract section 9 "Powers").
+//! give one answer, bit for bit.
 //!
-//! Before, the wasm called the host's `Math.pow`, whose rounding depends on
-//! the engine and its version: V8 up to Node 22 used a port of fdlibm, V8 in
+//! The host's `Math.pow` would not do: its rounding depends on the engine and
+//! its version: V8 up to Node 22 used a port of fdlibm, V8 in
 //! Node 24 calls the C library's `pow` (glibc's on Linux), JavaScriptCore and
 //! SpiderMonkey their own. They disagree by one unit in the last place (ulp)
 //! for a few percent of non-integer factors.
 //!
 //! # Design: correctly rounded integer powers in double-double arithmetic
 //!
-//! The contract offers two designs; both were measured (bench/README.md,
-//! section "Powers"):
+//! Two designs were weighed (bench/README.md, section "Powers", has their sizes):
 //! - (a) glibc's `pow` (ARM optimized-routines, also musl's since 1.1.20): a
 //!   logarithm in extended precision from a 128-entry table, then an
 //!   exponential from a 128-entry table. Equal to glibc and Node >= 24 on
-//!   Linux, but its tables alone are 6,144 B raw, 4.1 KB gzip (nearly
-//!   incompressible), more than half the shipped wasm's 7.6 KB gzip, and glibc
-//!   itself is misrounded in ~0.1 % of integer powers (e.g. `3^61`, `6^34`).
+//!   Linux, but its two tables (nearly incompressible) would be more than half
+//!   the shipped wasm, and glibc itself is misrounded in ~0.1 % of integer
+//!   powers (e.g. `3^61`, `6^34`).
 //! - (b) chosen: for the integer exponents every attempt produces, the power by
 //!   left-to-right exponentiation by squaring in double-double arithmetic
 //!   (`hi + lo`, about 106 significant bits; Dekker's exact products without a
-//!   fused multiply-add, which wasm lacks). No tables: +1.25 KB raw, +0.57 KB
-//!   gzip of wasm. The power is carried as `(1 + d) * 2^e` (`Power`): no
-//!   step overflows, and rounding errors stay relative to `d`, so a factor just
+//!   fused multiply-add, which wasm lacks), with no tables. The power is
+//!   carried as `(1 + d) * 2^e` (`Power`): no step overflows, and rounding errors stay relative to `d`, so a factor just
 //!   above 1 raised to an attempt near 2^53 keeps its precision. The error
 //!   before the one final rounding is below about `2^-89`, so the result is
 //!   the correctly rounded `x^n` unless `x^n` lies that close to a midpoint

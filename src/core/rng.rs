@@ -141,7 +141,7 @@ pub fn js_integer_text<T: Copy + From<u8>>(n: f64, buf: &mut [T; 24]) -> Option<
     buf.get(start..)
 }
 
-/// The keyed draw of issue 8: the first `next()` of the stream seeded with
+/// The keyed draw (the `seed` option): the first `next()` of the stream seeded with
 /// `"<seed> <n>"`. `prefix` is the unfinished hash of `"<seed> "`, `n_text`
 /// the UTF-16 code units of `String(n)`.
 pub fn keyed_draw<I: IntoIterator<Item = u16>>(prefix: SeedHash, n_text: I) -> f64 {

@@ -1,4 +1,4 @@
-// One answer on every runtime (issue 18): thousands of random createBackoff configurations ×
+// One answer on every runtime: thousands of random createBackoff configurations ×
 // attempts (0-12, one in the thousands, one up to 2^53, 2^53 and 2^60) × seeds (keyed, or a
 // seeded stream), computed natively by the Rust API (examples/vectors.rs, `cargo run`) and
 // through the wasm build under Node: the numbers must be identical, bit for bit.

@@ -1,4 +1,4 @@
-// Issue 8: keyed jitter (a pure function of seed and attempt, surviving restarts)
+// Keyed jitter (a pure function of seed and attempt, surviving restarts)
 // and the equal and decorrelated jitter kinds. Expected values are computed here
 // from createRandom, independently of the jitter code.
 import { test } from "node:test";

@@ -1,8 +1,8 @@
-// Powers (issue 18, API contract section 9 "Powers"): an exponential curve's
+// Powers: an exponential curve's
 // factor^(attempt - 1) is computed inside the wasm, so it is the same on every
 // runtime.
-//   1. the shipped wasm imports no function but wasm-bindgen's table set-up
-//      (before issue 18 it imported the host's Math.pow);
+//   1. the shipped wasm imports no function but wasm-bindgen's table set-up (no host
+//      Math.pow);
 //   2. on one table of (factor, attempt) pairs, the package's power equals the
 //      exact model (BigInt arithmetic, cases/model.mjs exactPow) for every whole attempt;
 //   3. every Node of the test matrix (scripts/node-matrix.mjs: 22, 24, 26, installed

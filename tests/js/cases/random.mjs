@@ -212,7 +212,7 @@ export default (t, lib, entries) => {
     for (const s of bad) t.throws(() => restoreRandom(s), rangeOrType, `restoreRandom(${t.show(s)})`);
   });
 
-  t.test("the seed as given (issue 13): createRandom(7).seed === 7, state().seed === 7, \"7\" stays \"7\"", () => {
+  t.test("the seed as given: createRandom(7).seed === 7, state().seed === 7, \"7\" stays \"7\"", () => {
     const seven = createRandom(7);
     t.ok(seven.seed === 7, `createRandom(7).seed is ${t.show(seven.seed)}`);
     t.ok(seven.state().seed === 7, `state().seed is ${t.show(seven.state().seed)}`);
@@ -337,7 +337,7 @@ export default (t, lib, entries) => {
     t.eq(validate(proxy), { issues: [issue("state must be an object { seed, words } that can be read; received an object", [])] }, "revoked Proxy: an issue, no throw");
   });
 
-  t.test("pick/shuffle take arrays only (issue 13): { length: 3 } is a TypeError, as the README says", () => {
+  t.test("pick/shuffle take arrays only: { length: 3 } is a TypeError, as the README says", () => {
     const r = createRandom("items");
     const twin = createRandom("items");
     for (const items of [{ length: 3 }, { length: 2, 0: "a", 1: "b" }, "abc", new Set([1, 2]), null, undefined, 3, new Uint8Array(3)]) {

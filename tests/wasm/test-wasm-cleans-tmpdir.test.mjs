@@ -1,6 +1,6 @@
 // scripts/test-wasm.sh leaves nothing in $TMPDIR: ChromeDriver's Chromium writes a profile
 // (~13 MB) and a singleton-socket directory there and is stopped without removing them, so
-// each `npm test` used to leave ~13 MB in /tmp.
+// the script gives its runs a private TMPDIR and removes it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -1,7 +1,6 @@
-// One engine (issue 18): every view asks the one compiled Rust policy for its delays, with at
-// most one wasm call per delay; plus the policy items of issue 13 (a fluent cap that holds,
-// steps bounded and owned, a revoked `random`, decorrelated bounds above 2^53) and
-// `totalBounds()` (issue 16).
+// The one compiled Rust policy behind every view: at most one wasm call per delay, the same
+// draws as each policy alone; a fluent cap that holds after jitter, steps bounded and owned,
+// a revoked or throwing `random`, decorrelated bounds above 2^53, `totalBounds()`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -98,7 +97,7 @@ test("Sigil: one wasm call per nextDelayMs, one per retry of a schedule (validat
   assert.equal(totalRetryWindowMs(), 127000);
 });
 
-test("a throwing or bad random passes through the one path with today's errors", () => {
+test("a throwing or bad random passes through the one path with the package's errors", () => {
   const boom = new Error("boom");
   assert.throws(() => createBackoff({ base: 1, jitter: 1, random: () => { throw boom; } }).delay(1), (e) => e === boom);
   assert.throws(() => nextDelayMs(1, { jitter: 1, random: () => { throw boom; } }), (e) => e === boom);
@@ -117,8 +116,8 @@ test("a throwing or bad random passes through the one path with today's errors",
   assert.equal(outer.delay(3), 2700);
 });
 
-test("issue 13.4: the fluent cap holds after jitter, with a truncated band, for every kind and source", () => {
-  // the issue's case: at most 30 s, and the waits at the cap spread below it
+test("the fluent cap holds after jitter, with a truncated band, for every kind and source", () => {
+  // at most 30 s, and the waits at the cap spread below it
   const p = Backoff.exponential("1 second").cap("30 seconds").jitter(0.25);
   let atCap = 0;
   let max = 0;
@@ -164,7 +163,7 @@ test("issue 13.4: the fluent cap holds after jitter, with a truncated band, for 
   assert.throws(() => Backoff.exponential(1000).cap(999), { name: "RangeError", message: /^cap must be a duration >= base; received 999$/ });
 });
 
-test("issue 13.6: steps are bounded at 1000, and a huge length fails at once", () => {
+test("steps are bounded at 1000, and a huge length fails at once", () => {
   const proxy = new Proxy([], { get: (t, k) => (k === "length" ? 2e9 : 5) });
   const t0 = process.hrtime.bigint();
   assert.throws(() => createBackoff({ steps: proxy }), {
@@ -175,7 +174,7 @@ test("issue 13.6: steps are bounded at 1000, and a huge length fails at once", (
   assert.throws(() => createBackoff({ steps: Array(1001).fill(5) }), RangeError);
 });
 
-test("issue 13.6: a policy owns a copy of what it was built from, through every derivation", () => {
+test("a policy owns a copy of what it was built from, through every derivation", () => {
   const arr = [10, 20];
   const p = createBackoff({ steps: arr });
   arr[0] = 999;
@@ -188,7 +187,7 @@ test("issue 13.6: a policy owns a copy of what it was built from, through every 
   assert.deepEqual(p.cap(15).maxAttempts(3).schedule(), [10, 15]);
 });
 
-test("issue 13.6: a revoked Proxy or a throwing getter as random gets the package's error", () => {
+test("a revoked Proxy or a throwing getter as random gets the package's error", () => {
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
   const expected = { name: "TypeError", message: /^random must be a Random \(with float\(min, max\) or next\(\)\) or a function returning draws in \[0, 1\]; received an object$/ };
@@ -197,7 +196,7 @@ test("issue 13.6: a revoked Proxy or a throwing getter as random gets the packag
   assert.throws(() => Backoff.fixed(1).random(proxy), expected);
 });
 
-test("issue 13.6: decorrelated jitter with a cap above 2^53 ms: delay(n) and bounds(n) agree", () => {
+test("decorrelated jitter with a cap above 2^53 ms: delay(n) and bounds(n) agree", () => {
   for (const cap of [2 ** 53 + 2, 1e20, 1e300]) {
     for (const s of [{ seed: "big" }, { random: createRandom("big") }, { random: () => 1 }, { random: { float: (a, b) => b } }]) {
       const p = createBackoff({ base: 3, max: cap, jitter: "decorrelated", ...s });
@@ -210,7 +209,7 @@ test("issue 13.6: decorrelated jitter with a cap above 2^53 ms: delay(n) and bou
   }
 });
 
-test("issue 16.5: totalBounds() is { min, max } of the whole schedule's total wait", () => {
+test("totalBounds() is { min, max } of the whole schedule's total wait", () => {
   assert.deepEqual(Backoff.exponential(1000).maxAttempts(8).totalBounds(), { min: 127_000, max: 127_000 });
   assert.deepEqual(Backoff.exponential(1000).maxAttempts(4).jitter(0.5).totalBounds(), { min: 3500, max: 10_500 });
   // 1, 2, 4, 8, 16, 30 (32 capped), 30 s, each ± 25 % truncated at the cap

@@ -1,7 +1,8 @@
-// Edge cases across the entry points, each pinned once a review found it: no silent
-// removal of a bound, policies and error classes across the ESM and CommonJS copies,
-// finite `now`, retry options in the wrong slot, AbortError not retried, long or
-// unlistable values in messages, Retry-After beyond 2^53, CLI usage lines.
+// Bad, hostile and extreme input at every entry point, and what it gets: a fluent step
+// given undefined names what it would drop; a non-number `now`; retry options in the
+// RequestInit; received values cut in messages; options, arrays, policies and random
+// sources behind revoked Proxies or throwing getters; waits that overflow to Infinity
+// in the chart; Retry-After beyond 2^53; the CLI's usage lines.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -24,17 +25,6 @@ test("fluent bounds reject undefined instead of silently dropping an earlier bou
   assert.equal(p.bounds(21).nominal, 60_000, "the receiver keeps its cap");
 });
 
-test("a policy built by the CommonJS copy works in the ESM copy (and back), random source included", () => {
-  const fromCjs = cjs.createBackoff({ base: 1000, jitter: 0.2, random: cjs.createRandom("x") }).maxAttempts(4);
-  const twin = esm.createBackoff({ base: 1000, jitter: 0.2, random: esm.createRandom("x") }).maxAttempts(4);
-  const adopted = esm.Backoff.from(fromCjs);
-  assert.ok(adopted instanceof esm.Backoff);
-  assert.deepEqual(adopted.schedule(), twin.schedule());
-  assert.equal(esm.queueRetryDelaySeconds(cjs.Backoff.fixed("90 seconds"), 1), 90);
-  assert.match(esm.scheduleSvg(cjs.Backoff.exponential(100).maxAttempts(3)), /^<svg/);
-  assert.deepEqual(cjs.Backoff.from(esm.Backoff.linear(5).maxAttempts(4)).schedule(), [5, 10, 15]);
-});
-
 test("at() never throws on a number (contract: `delay` and `at` accept any number); a non-number now is a TypeError", () => {
   const p = esm.Backoff.fixed(100);
   assert.equal(p.at(1, 1000), 1100);
@@ -53,26 +43,7 @@ test("fetchWithRetry refuses retry options passed as the RequestInit", async () 
   await assert.rejects(esm.fetchWithRetry("http://127.0.0.1:9/", { policy: 5 }), { name: "TypeError", message: /^init\.policy / });
 });
 
-test("an AbortError from fn is not retried unless shouldRetry says so; a TimeoutError is", async () => {
-  let calls = 0;
-  const abort = () => { calls++; throw new DOMException("stopped", "AbortError"); };
-  // Our own options stop with RetryError (contract section 10): the AbortError is its cause.
-  await assert.rejects(esm.retry(abort, 0, { retries: 3 }), (e) => e.reason === "aborted" && e.cause.name === "AbortError");
-  assert.equal(calls, 1);
-  calls = 0;
-  await assert.rejects(esm.retry(abort, 0, { retries: 3, shouldRetry: () => true }), (e) => e.reason === "attempts" && e.cause.name === "AbortError");
-  assert.equal(calls, 4);
-  calls = 0;
-  await assert.rejects(esm.retry(() => { calls++; throw new DOMException("slow", "TimeoutError"); }, 0, { retries: 2 }), (e) => e.reason === "attempts" && e.cause.name === "TimeoutError");
-  assert.equal(calls, 3);
-  // p-retry-style options: p-retry 9 retries an error merely named AbortError (only its own
-  // AbortError class stops), so the p-retry form does too.
-  calls = 0;
-  await assert.rejects(esm.retry(abort, { retries: 2, minTimeout: 0 }), (e) => e.name === "AbortError" && e.message === "stopped");
-  assert.equal(calls, 3);
-});
-
-test("CLI: one line naming the option for the reviewed cases, exit 2", () => {
+test("CLI: a bad option value is one line naming the option, exit 2", () => {
   for (const [args, text] of [
     [["schedule", "--bogus"], "backoff-wasm: Unknown option '--bogus' (backoff-wasm schedule --help lists the options)"],
     [["schedule", "--seed", "x"], "backoff-wasm: --seed keys the jitter draws; give --jitter too"],
@@ -160,26 +131,6 @@ test("CLI: a negative value after a space keeps parseArgs' hint to write --flag=
   const eq = spawnSync(process.execPath, [bin, "schedule", "--base=-1"], { encoding: "utf8" });
   assert.equal(eq.status, 2);
   assert.match(eq.stderr, /^backoff-wasm: --base: base must be a non-negative/);
-});
-
-test("instanceof: the error classes match errors of any copy by brand, a subclass by its prototype chain", () => {
-  class A extends esm.SigilError {}
-  class B extends esm.SigilError {}
-  class D extends esm.InvalidDurationError {}
-  let thrown;
-  try {
-    esm.nextDelayMs(0);
-  } catch (e) {
-    thrown = e;
-  }
-  assert.ok(thrown instanceof esm.SigilError && thrown instanceof cjs.SigilError);
-  assert.equal(thrown instanceof A, false);
-  assert.equal(new A("a") instanceof B, false);
-  assert.ok(new A("a") instanceof A && new A("a") instanceof esm.SigilError && new A("a") instanceof cjs.SigilError);
-  const failure = esm.parseDuration("nope").error;
-  assert.ok(failure instanceof esm.InvalidDurationError && failure instanceof cjs.InvalidDurationError);
-  assert.equal(failure instanceof D, false);
-  assert.ok(new D("x") instanceof D);
 });
 
 test("Retry-After delay-seconds beyond 2^53 are Number(text) * 1000, rounded once", () => {
