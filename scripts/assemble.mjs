@@ -9,7 +9,8 @@
 //                 and one small file per other entry point re-exporting from it.
 //   dist/workerd  Cloudflare Workers: imports dist/backoff_wasm_bg.wasm as a
 //                 precompiled module (workerd refuses to compile bytes).
-//   dist/types    the declarations (tsc, with docs), one copy for every tree.
+//   dist/types    the declarations (tsc, with docs), read as CommonJS, for `require`;
+//                 dist/types/esm the same files read as ESM, for the ESM trees.
 // The ESM trees are built by esbuild with code splitting: each entry point is a
 // small file importing shared chunks, so importing `backoff-wasm/sigil` loads
 // neither the chart, nor the CLI helpers, nor the retry runtime, while every
@@ -179,20 +180,30 @@ manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "
 /**
  * Entry points: "." → "index", "./sigil" → "sigil" (the file name of the entry in every
  * tree), in the template's order. Each one's conditions are written here, one shape
- * for all (so a template entry only needs its subpath): types, then workerd (it must
- * come before the others: Wrangler also matches "import"/"default"), require, default.
+ * for all (so a template entry only needs its subpath): workerd first (Wrangler also
+ * matches "import"/"default"), then require, then default; each names its own `types`,
+ * declarations in the module format of the JavaScript it describes: dist/types (its
+ * package.json says "commonjs") for `require`, dist/types/esm ("module") for workerd
+ * and default. One `types` for every condition would make TypeScript read the ESM
+ * build as CommonJS under node16/nodenext (a default import type-checks, then Node
+ * refuses it).
  */
 const entries = Object.keys(manifest.exports)
   .filter((k) => k !== "./package.json")
   .map((k) => (k === "." ? "index" : k.replace(/^\.\//, "")));
 manifest.exports = Object.fromEntries([
   ...entries.map((e) => [e === "index" ? "." : `./${e}`, {
-    types: `./dist/types/${e}.d.ts`, workerd: `./dist/workerd/${e}.js`, require: `./dist/cjs/${e}.js`, default: `./dist/esm/${e}.js`,
+    workerd: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/workerd/${e}.js` },
+    require: { types: `./dist/types/${e}.d.ts`, default: `./dist/cjs/${e}.js` },
+    default: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/esm/${e}.js` },
   }]),
   ["./package.json", "./package.json"],
 ]);
 // TypeScript's `node10` resolution (the default of `module: commonjs`) does not read
-// `exports`: `typesVersions` points each subpath at its declarations there.
+// `exports`: `typesVersions` points each subpath at its declarations there (the
+// CommonJS ones: node10 is how TypeScript resolves for CommonJS output), and
+// `types` the main entry's.
+manifest.types = "./dist/types/index.d.ts";
 manifest.typesVersions = { "*": Object.fromEntries(entries.filter((e) => e !== "index").map((e) => [e, [`./dist/types/${e}.d.ts`]])) };
 
 /**
@@ -433,27 +444,38 @@ writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmText}
 esmTree("workerd", "workerd.js", { external: ["*.wasm"] });
 cjsTree(await namesInIndex(esm));
 
-// Types: tsc's declarations (plus the glue's, internal, when referenced), one
-// copy for ESM and CommonJS consumers. dist/types/package.json says "commonjs":
-// TypeScript then reads them as CommonJS declarations, which a `require`
-// (`.cts`, node16/nodenext) may load and an ESM `import` may too (named
-// imports from CommonJS); as ESM declarations a `.cts` consumer would fail
-// with TS1479 ("the referenced file is an ECMAScript module").
+// Types: tsc's declarations of the entry points and of every file they import
+// (plus the glue's, when a public declaration refers to it), twice: in dist/types,
+// whose package.json says "commonjs", for `require`; in dist/types/esm, whose
+// package.json says "module", for ESM consumers. A `require` from a `.cts` file
+// (node16/nodenext) cannot load ESM declarations (TS1479), and an ESM `import` read
+// through CommonJS declarations gets CommonJS interop types (a default import that
+// type-checks, then fails in Node), so each format has its own copy. The copies share
+// extension and file name, so npm packs each next to its twin (by extension, then
+// name), where gzip finds the repeat: the copies add 2.0 KB to the tarball, where
+// `.d.mts` twins (packed apart from the `.d.ts`) added 18.5 KB (bench/README.md, "Size").
 // tsc declares a class with ES private fields as `#private;`, which TypeScript rejects in a
 // declaration file when the consumer targets ES5 (TS18028, TypeScript's default target,
 // without skipLibCheck). A `private` member keeps the class nominal as `#private` did and
 // reads under every target.
-for (const f of readdirSync(compiled).filter((f) => f.endsWith(".d.ts"))) {
-  const text = readFileSync(join(compiled, f), "utf8").replace(/^(\s*)#private;$/gm, '$1private "#private";');
-  writeFileSync(join(pkg, "dist", "types", f), text);
-}
-// The glue's declarations (18 KB raw) ship only while a public declaration refers to them.
 const types = join(pkg, "dist", "types");
-if (readdirSync(types).some((f) => /from "\.\/(wasm|backoff_wasm)\.js"/.test(readFileSync(join(types, f), "utf8")))) {
-  cpSync(join(bindgen, "backoff_wasm.d.ts"), join(types, "backoff_wasm.d.ts"));
-  cpSync(at("js", "wasm.d.ts"), join(types, "wasm.d.ts"));
+mkdirSync(join(types, "esm"), { recursive: true });
+const declarations = new Map();
+const declare = (name) => {
+  if (declarations.has(name)) return;
+  const file = name === "backoff_wasm" ? join(bindgen, "backoff_wasm.d.ts")
+    : name === "wasm" ? at("js", "wasm.d.ts") : join(compiled, `${name}.d.ts`);
+  const text = readFileSync(file, "utf8").replace(/^(\s*)#private;$/gm, '$1private "#private";');
+  declarations.set(name, text);
+  for (const [, dep] of text.matchAll(/["']\.\/([\w.-]+)\.js["']/g)) declare(dep);
+};
+entries.forEach(declare);
+for (const [name, text] of declarations) {
+  writeFileSync(join(types, `${name}.d.ts`), text);
+  writeFileSync(join(types, "esm", `${name}.d.ts`), text);
 }
-writeFileSync(join(pkg, "dist", "types", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+writeFileSync(join(types, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+writeFileSync(join(types, "esm", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 
 // The command.
 mkdirSync(join(pkg, "bin"), { recursive: true });

@@ -94,7 +94,7 @@ export function entryPoints(pkgDir) {
   const out = [];
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (typeof target !== "object" || !target.workerd) continue;
-    const base = target.workerd.replace("./dist/workerd/", "");
+    const base = (target.workerd.default ?? target.workerd).replace("./dist/workerd/", "");
     out.push({ subpath, files: Object.fromEntries(TREES.map((t) => [t, join(pkgDir, "dist", t, base)])) });
   }
   return out;

@@ -131,7 +131,10 @@ test("the installed package: no runtime dependencies, every exports target and d
   const subpaths = Object.keys(manifest.exports).filter((k) => k !== "./package.json");
   assert.deepEqual(subpaths, [".", "./sigil", "./backoff", "./random", "./duration", "./policy", "./chart", "./retry", "./queues"]);
   for (const s of subpaths) {
-    // One declaration file per entry point serves `import` and `require`.
-    assert.match(manifest.exports[s].types, /^\.\/dist\/types\/\w+\.d\.ts$/, s);
+    // Declarations in each condition's module format: CommonJS for `require`, ESM otherwise.
+    const name = s === "." ? "index" : s.slice(2);
+    assert.equal(manifest.exports[s].require.types, `./dist/types/${name}.d.ts`, s);
+    assert.equal(manifest.exports[s].default.types, `./dist/types/esm/${name}.d.ts`, s);
+    assert.equal(manifest.exports[s].workerd.types, `./dist/types/esm/${name}.d.ts`, s);
   }
 });

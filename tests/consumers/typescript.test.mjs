@@ -397,6 +397,36 @@ for (const mode of ["node16", "nodenext", "bundler", "node10"]) {
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const ours = [...new Set(lines.filter((l) => l.includes("node_modules/backoff-wasm/"))
       .map((l) => l.replace(/^.*node_modules\/backoff-wasm\//, "").replace(/\/[^/]+$/, "")))].sort();
-    assert.deepEqual(ours, ["dist/types"], "one declaration tree serves import and require");
+    // require reads the CommonJS declarations, import the ESM ones; node10 is CommonJS.
+    const trees = { node16: ["dist/types", "dist/types/esm"], nodenext: ["dist/types", "dist/types/esm"], bundler: ["dist/types/esm"], node10: ["dist/types"] };
+    assert.deepEqual(ours, trees[mode], "declarations in the module format of each consumer file");
   });
 }
+
+// The package's ESM build has named exports only. Under nodenext a default import of it
+// must not type-check (Node refuses it: "does not provide an export named 'default'"), as
+// the ESM declarations say; CommonJS declarations read from ESM would let it through.
+const DEFAULT_IMPORT = `import backoff from "backoff-wasm";
+export const delay: number = backoff.createBackoff({ base: 100 }).delay(1);
+`;
+
+test("nodenext: a default import of the ESM build fails tsc (TS1192) as it fails in Node", () => {
+  const { dir } = project("typescript-default-import", {
+    dependencies: { typescript: VERSIONS.typescript },
+    files: {
+      "default.mts": DEFAULT_IMPORT,
+      "tsconfig.json": tsconfig("nodenext", "nodenext", ["default.mts"]),
+      "run.mjs": `import("backoff-wasm").then(() => console.log("loaded"), (e) => console.log(e.name));\n` +
+        `import("./default.mjs").then(() => console.log("loaded"), (e) => console.log(e.name + ": " + e.message));\n`,
+      "default.mjs": DEFAULT_IMPORT.replace(": number", ""),
+    },
+  });
+  const tsc = join(dir, "node_modules", "typescript", "bin", "tsc");
+  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+  assert.deepEqual(r.stdout.trim().split("\n"),
+    [`default.mts(1,8): error TS1192: Module '"${join(dir, "node_modules", "backoff-wasm", "dist", "types", "esm", "index")}"' has no default export.`]);
+  assert.equal(r.status, 2);
+  const node = spawnSync(process.execPath, ["run.mjs"], { cwd: dir, encoding: "utf8" });
+  assert.deepEqual(node.stdout.trim().split("\n").sort(),
+    ["SyntaxError: The requested module 'backoff-wasm' does not provide an export named 'default'", "loaded"]);
+});
