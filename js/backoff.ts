@@ -1,7 +1,7 @@
 /**
  * `backoff-wasm/backoff` and `backoff-wasm/policy`: `createBackoff` of
- * `@sdxc/backoff` (docs/API.md section 2) and the fluent `Backoff` policy value
- * (section 5) — one class. Options are validated once, in wasm, into a
+ * `@sdxc/backoff` and the fluent `Backoff` policy value (`backoff-wasm/policy`)
+ * — one class. Options are validated once, in wasm, into a
  * compiled policy: a record of numbers this object carries (a plain array, not
  * wasm memory: nothing to free, no `FinalizationRegistry`, no leak). Each
  * `delay()` is ONE wasm call, `delay` in src/bindings/backoff.rs, which runs
@@ -388,7 +388,7 @@ export class Backoff implements Iterable<number> {
 
   /**
    * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
-   * Like `delay`, it never throws on a number (the contract's rule): a non-finite `now`
+   * Like `delay`, it never throws on a number: a non-finite `now`
    * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
    * @param now default `Date.now()`.
    * @throws TypeError when `now` is not a number.
@@ -509,7 +509,7 @@ function compileFailed(o: Record<string, unknown>, name: string | undefined): ne
 }
 
 /**
- * Compiles options (a plain copy) once, in wasm (docs/API.md sections 2 and 5), in the original
+ * Compiles options (a plain copy) once, in wasm, in the original
  * order: option names, the shape (`compileCurve`; for steps the length, then each step),
  * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Strings cross
  * as codes (growth, jitter kinds) or parse results (durations). Returns the record.
@@ -547,7 +547,7 @@ function compile(o: Record<string, unknown>, fluent: boolean): number[] {
 }
 
 /**
- * A policy from `@sdxc/backoff` options (docs/API.md section 2), validated once.
+ * A policy from `@sdxc/backoff` options, validated once.
  * `createBackoff({ base: "1 second" })` waits 1000, 2000, 4000, …;
  * `createBackoff({ free: 1, steps: [10, 20] })` waits 0, 10, 20, 20, …
  * @throws RangeError for a negative or unparseable duration, `factor` < 1,

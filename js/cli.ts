@@ -1,6 +1,6 @@
 /**
  * The `backoff-wasm` command: `backoff-wasm schedule [options]` prints a retry
- * schedule (docs/API.md section 6). With no options it prints `@sigil/core`'s
+ * schedule (`backoff-wasm schedule --help` lists the options). With no options it prints `@sigil/core`'s
  * default: 8 attempts, 1 s doubling, 1 h ceiling, no jitter.
  *
  * Exit codes: 0 success, 2 bad usage (one line on stderr naming the option).

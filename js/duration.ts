@@ -1,5 +1,5 @@
 /**
- * `backoff-wasm/duration`: duration text of `@sdxc/duration` (docs/API.md section 4),
+ * `backoff-wasm/duration`: duration text of `@sdxc/duration`,
  * parsed in wasm.
  * @module
  */

@@ -41,7 +41,7 @@ export type SigilErrorCode = "invalid_argument";
 
 /**
  * Thrown by the `/sigil` entry point for a bad attempt number, option or
- * random draw (docs/API.md section 1). `message` names the option and the value
+ * random draw, as `@sigil/core` throws it. `message` names the option and the value
  * received, e.g. `attempt must be an integer >= 1; received 0`.
  */
 export class SigilError extends Error {
@@ -85,7 +85,7 @@ function quote(text: unknown): string {
 }
 
 /**
- * The failure of `parse` (docs/API.md section 4): `text` is the caller's input,
+ * The failure of `parse`: `text` is the caller's input,
  * verbatim (untrimmed, unchanged even when it is not valid Unicode), and
  * `message === "Invalid duration: " + JSON.stringify(text)`.
  */

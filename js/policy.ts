@@ -1,6 +1,6 @@
 /**
  * `backoff-wasm/policy`: the fluent policy value,
- * `Backoff.exponential(…).maxAttempts(n).cap(max).jitter(f)` (docs/API.md section 5).
+ * `Backoff.exponential(…).maxAttempts(n).cap(max).jitter(f)`.
  * The same class `createBackoff` returns.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * `backoff-wasm/random`: seeded and system random streams, mirroring
- * `@sdxc/random` (docs/API.md section 3). Seeded streams are sfc32 seeded by a
+ * `@sdxc/random`. Seeded streams are sfc32 seeded by a
  * cyrb128-style hash of `String(seed)`'s UTF-16 code units; the generator runs
  * in wasm.
  * @module

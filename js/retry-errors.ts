@@ -14,7 +14,7 @@ const ABORT_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.AbortError");
 const RETRY_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.RetryError");
 
 /**
- * Thrown by the operation to stop retrying at once (p-retry's contract): the
+ * Thrown by the operation to stop retrying at once (as p-retry's `AbortError`): the
  * retry loop rejects with `originalError` (unwrapped through nested
  * `AbortError`s), not with the `AbortError` itself, and calls no further hook.
  */
@@ -55,7 +55,7 @@ export type RetryStopReason = "attempts" | "deadline" | "budget" | "aborted" | "
 
 /**
  * Why a call of `retry`/`fetchWithRetry` with this package's own options gave
- * up (contract section 10): `reason` — `"attempts"` (the attempt budget is
+ * up: `reason` — `"attempts"` (the attempt budget is
  * spent), `"deadline"` (the next wait would end past `deadline`), `"budget"`
  * (the shared retry budget is empty), `"aborted"` (the signal fired; `cause` is
  * `signal.reason`), `"not-retryable"` (`shouldRetry` said no), `"deferrals"`

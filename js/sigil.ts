@@ -1,5 +1,5 @@
 /**
- * `backoff-wasm/sigil`: the retry policy of `@sigil/core` (docs/API.md section 1),
+ * `backoff-wasm/sigil`: the retry policy of `@sigil/core`,
  * compiled into the same policy as every other surface (exponential, factor 2,
  * ceiling, subtract-only jitter): `nextDelayMs` is ONE wasm call (`sigil` in
  * src/bindings/sigil.rs validates the options and answers the delay);

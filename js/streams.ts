@@ -1,6 +1,6 @@
 /**
  * The random streams behind `backoff-wasm/random` (which re-exports the public
- * names): seeded and system streams, mirroring `@sdxc/random` (docs/API.md section 3).
+ * names): seeded and system streams, mirroring `@sdxc/random`.
  * The generator runs in wasm; each stream's state (four words) is owned by its JS object. Seeded streams are sfc32 seeded by a
  * cyrb128-style hash of `String(seed)`'s UTF-16 code units; the generator runs
  * in wasm.
@@ -283,7 +283,7 @@ export function seededInt(seed: Seed, min: number, max: number): number {
  * `seed` as given (`createRandom(7).seed === 7`, and `state().seed` too).
  *
  * `createRandom(42)`: raw words `floor(next() * 2^32)` are 3833195492,
- * 3563769608, … (docs/API.md section 3).
+ * 3563769608, …, as `@sdxc/random`'s.
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {
