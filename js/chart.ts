@@ -11,7 +11,7 @@ import { seededInt } from "./streams.js";
 
 /** Options of `scheduleSvg`. */
 export interface ScheduleSvgOptions {
-  /** Retries to draw (default: the policy's `attempts - 1`, or 10 when uncapped); an integer 1–200. */
+  /** Retries to draw (default: the policy's `attempts - 1`, or 10 when its attempts are unbounded); an integer 1–200. */
   retries?: number;
   /** `"linear"` (default) or `"log"` (base 10) delay axis. */
   scale?: "linear" | "log";
@@ -38,7 +38,16 @@ const STEPS = [
 const M_LEFT = 72;
 const M_RIGHT = 20;
 const M_TOP = 52;
+/** The legend's first row (its centre line) and the height of each further row, px. */
+const LEGEND_Y = 38;
+const LEGEND_ROW = 16;
 const M_BOTTOM = 48;
+/**
+ * Headroom inside the plot above the longest wait, px: the top of a band (its whisker's
+ * cross-bar, 2 px wide), a sample point (2.5 px radius) or a bound's line drawn at the
+ * longest wait stays inside the plot, clear of the legend.
+ */
+const HEADROOM = 8;
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const fmt = (x: number) => String(Math.round(x * 10) / 10);
@@ -47,26 +56,34 @@ function integerOption(v: unknown, name: string, min: number, max: number, fallb
   return numberOption(name, v, `an integer from ${min} to ${max}`, (x) => Number.isInteger(x) && x >= min && x <= max, fallback);
 }
 
+/**
+ * The policy's bounds as the chart names them: `max` the ceiling before jitter
+ * (`createBackoff`'s `max`, which ± jitter may exceed), `cap` the hard bound after jitter
+ * (the fluent `.cap()`), e.g. `, max 30 s` or `, max 1 min, cap 45 s`.
+ */
+function boundsText(json: ReturnType<Backoff["toJSON"]>): string {
+  return (json.max === undefined ? "" : `, max ${formatDelay(json.max)}`) + (json.cap === undefined ? "" : `, cap ${formatDelay(json.cap)}`);
+}
+
 function describe(json: ReturnType<Backoff["toJSON"]>): string {
   if (json.jitter === "decorrelated") {
-    return `Retry schedule: decorrelated jitter from ${formatDelay(json.base ?? 0)}, cap ${formatDelay(json.cap ?? json.max ?? 0)}`;
+    return `Retry schedule: decorrelated jitter from ${formatDelay(json.base ?? 0)}${boundsText(json)}`;
   }
   const shape = json.steps
     ? `steps ${json.steps.map(formatDelay).join(", ")}`
     : `${json.growth} from ${formatDelay(json.base ?? 0)}${json.growth === "exponential" && json.factor !== 2 ? ` ×${json.factor}` : ""}`;
-  // The hard bound (`.cap()`), else the ceiling before jitter (`max`).
-  const bound = json.cap ?? json.max;
-  const cap = bound === undefined ? "" : `, cap ${formatDelay(bound)}`;
   const jitter = json.jitter === 0 ? "" : `, jitter ${typeof json.jitter === "number" ? `±${json.jitter * 100}%` : json.jitter}`;
   const free = json.free ? `, ${json.free} free` : "";
-  return `Retry schedule: ${shape}${cap}${jitter}${free}`;
+  return `Retry schedule: ${shape}${boundsText(json)}${jitter}${free}`;
 }
 
 /**
  * A standalone SVG (a string) of a policy's schedule: per retry the pre-jitter delay
  * (a bar), the exact jitter band (`bounds()`: its lowest and highest possible value,
- * computed from the jitter kind, not sampled), optional seeded sample points, the cap
- * as a dashed line, and axes labelled in human durations. Readable at 640 × 360.
+ * computed from the jitter kind, not sampled), optional seeded sample points, the
+ * policy's bounds as dashed lines (`max`, the ceiling before jitter, which ± jitter may
+ * exceed; `cap`, the hard bound no wait exceeds), and axes labelled in human durations.
+ * Every band, point and line lies inside the plot. Readable at 640 × 360.
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
  * @throws TypeError/RangeError for a bad option (named in the message); TypeError for options
@@ -102,24 +119,48 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
     }
   }
 
-  const cap = json.cap ?? json.max;
+  // The bounds drawn as lines: [value, colour, legend text, dash].
+  const lines: Array<[number, string, string, string]> = [];
+  if (json.max !== undefined) lines.push([json.max, "#6b7280", `max ${formatDelay(json.max)} (before jitter)`, "2 3"]);
+  if (json.cap !== undefined) lines.push([json.cap, "#dc2626", `cap ${formatDelay(json.cap)}`, "6 4"]);
   // The axis ends at the longest finite wait: an infinite one (an uncapped curve that
   // overflowed) is drawn to the top of the plot, and its title says `Infinity`.
   const finite = (v: number) => v < Infinity;
-  const top = Math.max(1, ...rows.map((r) => r.max).filter(finite), ...(cap === undefined ? [] : [cap]), ...points.map((q) => q[1]).filter(finite));
+  const top = Math.max(1, ...rows.map((r) => r.max).filter(finite), ...lines.map((l) => l[0]), ...points.map((q) => q[1]).filter(finite));
   const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
   // Log scale: the axis starts a round step at most half the shortest wait, so the
   // shortest bar still rises log10(2) of a decade above it instead of vanishing.
   const shortest = Math.min(...positive, top);
   const bottom = scale === "log" ? ([...STEPS].reverse().find((t) => t <= shortest / 2) ?? shortest / 2) : 0;
 
+  // The legend, left to right in rows that fit the plot's width; each row after the first
+  // moves the plot down (~6 px per character of 11 px text).
+  const legend: Array<{ color: string; shape: string; text: string; dash?: string; x: number; y: number }> = [];
+  const items: Array<[string, string, string, string?]> = [
+    ["#2563eb", "rect", rows.some((r) => r.nominal !== undefined) ? "wait before jitter" : ""],
+    ["#b45309", "line", rows.some((r) => r.min !== r.max) ? "jitter band (exact)" : ""],
+    ["#111827", "circle", points.length ? "seeded samples" : ""],
+    // The bounds' values are told here, not on their lines, where they would cross bars.
+    ...lines.map(([, color, text, dash]): [string, string, string, string] => [color, "dash", text, dash]),
+  ];
+  let lx = M_LEFT;
+  let ly = LEGEND_Y;
+  for (const [color, shape, text, dash] of items.filter((l) => l[2])) {
+    const w = 28 + text.length * 6;
+    if (lx > M_LEFT && lx + w - 12 > width - M_RIGHT) [lx, ly] = [M_LEFT, ly + LEGEND_ROW];
+    legend.push({ color, shape, text, dash, x: lx, y: ly });
+    lx += w;
+  }
+  const mTop = M_TOP + (ly - LEGEND_Y);
+
   const plotW = width - M_LEFT - M_RIGHT;
-  const plotH = height - M_TOP - M_BOTTOM;
+  const plotH = height - mTop - M_BOTTOM;
+  const dataH = plotH - HEADROOM;
   const lo = scale === "log" ? Math.log10(bottom) : 0;
   const hi = scale === "log" ? Math.max(Math.log10(top), lo + 1) : top;
   const y = (ms: number) => {
     const v = scale === "log" ? Math.log10(Math.max(Math.min(ms, top), bottom)) : Math.min(ms, top);
-    return M_TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
+    return mTop + plotH - ((v - lo) / (hi - lo)) * dataH;
   };
   const slot = plotW / retries;
   const x = (retry: number) => M_LEFT + slot * (retry - 0.5);
@@ -147,21 +188,11 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<g font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="12" fill="#1f2937">`);
   out.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="600">${esc(title)}</text>`);
-  const legend = [
-    ["#2563eb", "rect", rows.some((r) => r.nominal !== undefined) ? "wait before jitter" : ""],
-    ["#b45309", "line", rows.some((r) => r.min !== r.max) ? "jitter band (exact)" : ""],
-    ["#111827", "circle", points.length ? "seeded samples" : ""],
-    // The cap's value is told here, not on its line, where it would cross bars or the legend.
-    ["#dc2626", "dash", cap === undefined ? "" : `cap ${formatDelay(cap)}`],
-  ].filter((l) => l[2]);
-  let lx = M_LEFT;
-  for (const [color, shape, text] of legend) {
-    const ly = 38;
+  for (const { color, shape, text, dash, x: lx, y: ly } of legend) {
     if (shape === "rect") out.push(`<rect x="${lx}" y="${ly - 5}" width="10" height="10" fill="${color}"/>`);
     else if (shape === "circle") out.push(`<circle cx="${lx + 5}" cy="${ly}" r="3" fill="${color}"/>`);
-    else out.push(`<line x1="${lx}" x2="${lx + 12}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${shape === "dash" ? ' stroke-dasharray="4 2"' : ""}/>`);
-    out.push(`<text x="${lx + 16}" y="${ly}" dominant-baseline="middle" font-size="11">${esc(text as string)}</text>`);
-    lx += 28 + (text as string).length * 6;
+    else out.push(`<line x1="${lx}" x2="${lx + 12}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""}/>`);
+    out.push(`<text x="${lx + 16}" y="${ly}" dominant-baseline="middle" font-size="11">${esc(text)}</text>`);
   }
   for (const t of ticks) {
     const ty = fmt(y(t));
@@ -173,8 +204,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
     const w = Math.max(2, slot * 0.6);
     if (r.nominal !== undefined && r.nominal > 0) {
       // At least 2 px, so a short wait next to long ones still shows as a bar.
-      const yTop = Math.min(y(r.nominal), M_TOP + plotH - 2);
-      out.push(`<rect x="${fmt(cx - w / 2)}" y="${fmt(yTop)}" width="${fmt(w)}" height="${fmt(M_TOP + plotH - yTop)}" fill="#2563eb"><title>retry ${r.retry}: ${esc(formatDelay(r.nominal))}</title></rect>`);
+      const yTop = Math.min(y(r.nominal), mTop + plotH - 2);
+      out.push(`<rect x="${fmt(cx - w / 2)}" y="${fmt(yTop)}" width="${fmt(w)}" height="${fmt(mTop + plotH - yTop)}" fill="#2563eb"><title>retry ${r.retry}: ${esc(formatDelay(r.nominal))}</title></rect>`);
     }
     if (r.min !== r.max || r.nominal === undefined) {
       const y1 = fmt(y(r.max));
@@ -183,18 +214,18 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
       out.push(`<g stroke="#b45309" stroke-width="2"><line x1="${fmt(cx)}" x2="${fmt(cx)}" y1="${y1}" y2="${y2}"/><line x1="${fmt(cx - cw)}" x2="${fmt(cx + cw)}" y1="${y1}" y2="${y1}"/><line x1="${fmt(cx - cw)}" x2="${fmt(cx + cw)}" y1="${y2}" y2="${y2}"/><title>retry ${r.retry}: ${esc(formatDelay(r.min))} – ${esc(formatDelay(r.max))}</title></g>`);
     }
     if (r.retry % labelEvery === 0 || r.retry === 1) {
-      out.push(`<text x="${fmt(cx)}" y="${M_TOP + plotH + 16}" text-anchor="middle">${r.retry}</text>`);
+      out.push(`<text x="${fmt(cx)}" y="${mTop + plotH + 16}" text-anchor="middle">${r.retry}</text>`);
     }
   }
   for (const [retry, v] of points) out.push(`<circle cx="${fmt(x(retry))}" cy="${fmt(y(v))}" r="2.5" fill="#111827" fill-opacity="0.7"/>`);
-  if (cap !== undefined) {
-    const cy = fmt(y(cap));
-    out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${cy}" y2="${cy}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"><title>cap ${esc(formatDelay(cap))}</title></line>`);
+  for (const [value, color, text, dash] of lines) {
+    const cy = fmt(y(value));
+    out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${cy}" y2="${cy}" stroke="${color}" stroke-width="1.5" stroke-dasharray="${dash}"><title>${esc(text)}</title></line>`);
   }
-  out.push(`<line x1="${M_LEFT}" x2="${M_LEFT}" y1="${M_TOP}" y2="${M_TOP + plotH}" stroke="#374151"/>`);
-  out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${M_TOP + plotH}" y2="${M_TOP + plotH}" stroke="#374151"/>`);
+  out.push(`<line x1="${M_LEFT}" x2="${M_LEFT}" y1="${mTop}" y2="${mTop + plotH}" stroke="#374151"/>`);
+  out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${mTop + plotH}" y2="${mTop + plotH}" stroke="#374151"/>`);
   out.push(`<text x="${M_LEFT + plotW / 2}" y="${height - 10}" text-anchor="middle">retry</text>`);
-  out.push(`<text transform="translate(16 ${M_TOP + plotH / 2}) rotate(-90)" text-anchor="middle">wait before retry${scale === "log" ? " (log scale)" : ""}</text>`);
+  out.push(`<text transform="translate(16 ${mTop + plotH / 2}) rotate(-90)" text-anchor="middle">wait before retry${scale === "log" ? " (log scale)" : ""}</text>`);
   out.push(`</g></svg>`);
   return out.join("\n") + "\n";
 }

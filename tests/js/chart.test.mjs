@@ -62,13 +62,14 @@ test("scheduleSvg: an infinite wait (an uncapped curve that overflowed) reaches 
   for (const scale of ["linear", "log"]) {
     const svg = scheduleSvg(overflow, { retries: 4, scale });
     assert.ok(!/NaN/.test(svg), `${scale}: no NaN coordinate`);
-    // Retries 3 and 4 are drawn full height (y at the plot's top, 52 px) and titled as what they are.
-    assert.equal((svg.match(/<rect x="[\d.]+" y="52" width="[\d.]+" height="260" fill="#2563eb"><title>retry [34]: Infinity<\/title>/g) ?? []).length, 2, scale);
+    // Retries 3 and 4 are drawn full height (y at the longest wait's level, 60 px: the plot's
+    // top at 52 px plus its headroom) and titled as what they are.
+    assert.equal((svg.match(/<rect x="[\d.]+" y="60" width="[\d.]+" height="252" fill="#2563eb"><title>retry [34]: Infinity<\/title>/g) ?? []).length, 2, scale);
   }
   const jittered = scheduleSvg(createBackoff({ base: 1000, factor: 1e300, jitter: 0.5 }), { retries: 3, samples: 2, seed: "x" });
   assert.ok(!/NaN/.test(jittered), "bands and samples of infinite waits: no NaN");
-  assert.match(jittered, /<rect x="[\d.]+" y="52" width="[\d.]+" height="260" fill="#2563eb"><title>retry 3: Infinity<\/title>/);
-  assert.equal((jittered.match(/<circle cx="[\d.]+" cy="52" r="2.5"/g) ?? []).length, 2, "both samples of retry 3 at the top");
+  assert.match(jittered, /<rect x="[\d.]+" y="60" width="[\d.]+" height="252" fill="#2563eb"><title>retry 3: Infinity<\/title>/);
+  assert.equal((jittered.match(/<circle cx="[\d.]+" cy="60" r="2.5"/g) ?? []).length, 2, "both samples of retry 3 at the top");
 });
 
 test("scheduleSvg: seed is a string or a number (TypeError naming seed otherwise)", () => {
