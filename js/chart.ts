@@ -41,6 +41,27 @@ const M_TOP = 52;
 /** The legend's first row (its centre line) and the height of each further row, px. */
 const LEGEND_Y = 38;
 const LEGEND_ROW = 16;
+/** The title's first line (baseline), the height of each further line and its size, px. */
+const TITLE_Y = 24;
+const TITLE_LINE = 18;
+const TITLE_PX = 15;
+
+/**
+ * `text` broken at spaces into lines of at most `max` characters (a longer word keeps a
+ * line of its own).
+ */
+function wrap(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/(?<= )/)) {
+    if (line && (line + word).trimEnd().length > max) {
+      lines.push(line.trimEnd());
+      line = word;
+    } else line += word;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
 const M_BOTTOM = 48;
 /**
  * Headroom inside the plot above the longest wait, px: the top of a band (its whisker's
@@ -144,7 +165,11 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
     ...lines.map(([, color, text, dash]): [string, string, string, string] => [color, "dash", text, dash]),
   ];
   let lx = M_LEFT;
-  let ly = LEGEND_Y;
+  // The title in lines that fit the width (~0.55 em per character); each line after the
+  // first moves the legend and the plot down.
+  const titleLines = wrap(title, Math.max(12, Math.floor((width - 16) / (TITLE_PX * 0.55))));
+  const titleShift = (titleLines.length - 1) * TITLE_LINE;
+  let ly = LEGEND_Y + titleShift;
   for (const [color, shape, text, dash] of items.filter((l) => l[2])) {
     const w = 28 + text.length * 6;
     if (lx > M_LEFT && lx + w - 12 > width - M_RIGHT) [lx, ly] = [M_LEFT, ly + LEGEND_ROW];
@@ -153,8 +178,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
   }
   const mTop = M_TOP + (ly - LEGEND_Y);
 
-  const plotW = width - M_LEFT - M_RIGHT;
-  const plotH = height - mTop - M_BOTTOM;
+  // A small chart with a long title and a full legend still gets a plot (cramped, never inverted).
+  const plotH = Math.max(height - mTop - M_BOTTOM, HEADROOM + 16);
   const dataH = plotH - HEADROOM;
   const lo = scale === "log" ? Math.log10(bottom) : 0;
   const hi = scale === "log" ? Math.max(Math.log10(top), lo + 1) : top;
@@ -162,9 +187,6 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
     const v = scale === "log" ? Math.log10(Math.max(Math.min(ms, top), bottom)) : Math.min(ms, top);
     return mTop + plotH - ((v - lo) / (hi - lo)) * dataH;
   };
-  const slot = plotW / retries;
-  const x = (retry: number) => M_LEFT + slot * (retry - 0.5);
-
   let ticks: number[];
   if (scale === "log") {
     // Round steps, each at least 18 px above the last one kept (labels never touch).
@@ -178,6 +200,14 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
     // At most 7 ticks (also when top * 1.0001 overflows to Infinity for huge waits).
     for (let i = 0; i <= 6 && i * step <= top * 1.0001; i++) ticks.push(i * step);
   }
+  const tickLabel = (t: number) => (t === 0 ? "0" : formatDelay(t));
+  // The left margin fits the longest tick label (~7 px per character of 12 px text) beside
+  // the axis title, within half the chart.
+  const mLeft = Math.min(Math.floor(width / 2), Math.max(M_LEFT, Math.ceil(30 + 7 * Math.max(...ticks.map((t) => tickLabel(t).length)))));
+  const plotW = width - mLeft - M_RIGHT;
+  const slot = plotW / retries;
+  const x = (retry: number) => mLeft + slot * (retry - 0.5);
+
   const labelEvery = Math.ceil(retries / 20);
 
   // An id unique to this chart's content, so several charts can share a page.
@@ -187,7 +217,9 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
   out.push(`<title id="${id}">${esc(title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<g font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="12" fill="#1f2937">`);
-  out.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="600">${esc(title)}</text>`);
+  titleLines.forEach((line, i) => {
+    out.push(`<text x="${width / 2}" y="${TITLE_Y + i * TITLE_LINE}" text-anchor="middle" font-size="${TITLE_PX}" font-weight="600">${esc(line)}</text>`);
+  });
   for (const { color, shape, text, dash, x: lx, y: ly } of legend) {
     if (shape === "rect") out.push(`<rect x="${lx}" y="${ly - 5}" width="10" height="10" fill="${color}"/>`);
     else if (shape === "circle") out.push(`<circle cx="${lx + 5}" cy="${ly}" r="3" fill="${color}"/>`);
@@ -196,8 +228,8 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
   }
   for (const t of ticks) {
     const ty = fmt(y(t));
-    out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`);
-    out.push(`<text x="${M_LEFT - 8}" y="${ty}" text-anchor="end" dominant-baseline="middle">${t === 0 ? "0" : esc(formatDelay(t))}</text>`);
+    out.push(`<line x1="${mLeft}" x2="${width - M_RIGHT}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/>`);
+    out.push(`<text x="${mLeft - 8}" y="${ty}" text-anchor="end" dominant-baseline="middle">${esc(tickLabel(t))}</text>`);
   }
   for (const r of rows) {
     const cx = x(r.retry);
@@ -220,11 +252,11 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
   for (const [retry, v] of points) out.push(`<circle cx="${fmt(x(retry))}" cy="${fmt(y(v))}" r="2.5" fill="#111827" fill-opacity="0.7"/>`);
   for (const [value, color, text, dash] of lines) {
     const cy = fmt(y(value));
-    out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${cy}" y2="${cy}" stroke="${color}" stroke-width="1.5" stroke-dasharray="${dash}"><title>${esc(text)}</title></line>`);
+    out.push(`<line x1="${mLeft}" x2="${width - M_RIGHT}" y1="${cy}" y2="${cy}" stroke="${color}" stroke-width="1.5" stroke-dasharray="${dash}"><title>${esc(text)}</title></line>`);
   }
-  out.push(`<line x1="${M_LEFT}" x2="${M_LEFT}" y1="${mTop}" y2="${mTop + plotH}" stroke="#374151"/>`);
-  out.push(`<line x1="${M_LEFT}" x2="${width - M_RIGHT}" y1="${mTop + plotH}" y2="${mTop + plotH}" stroke="#374151"/>`);
-  out.push(`<text x="${M_LEFT + plotW / 2}" y="${height - 10}" text-anchor="middle">retry</text>`);
+  out.push(`<line x1="${mLeft}" x2="${mLeft}" y1="${mTop}" y2="${mTop + plotH}" stroke="#374151"/>`);
+  out.push(`<line x1="${mLeft}" x2="${width - M_RIGHT}" y1="${mTop + plotH}" y2="${mTop + plotH}" stroke="#374151"/>`);
+  out.push(`<text x="${mLeft + plotW / 2}" y="${height - 10}" text-anchor="middle">retry</text>`);
   out.push(`<text transform="translate(16 ${mTop + plotH / 2}) rotate(-90)" text-anchor="middle">wait before retry${scale === "log" ? " (log scale)" : ""}</text>`);
   out.push(`</g></svg>`);
   return out.join("\n") + "\n";

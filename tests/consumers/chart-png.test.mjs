@@ -2,7 +2,8 @@
 // headless Chromium, screenshotted as a PNG, and the PNG's pixels are read back. Between
 // the legend and the plot's top edge every pixel is background, so no band, whisker,
 // sample point or bound's line runs off the top of the plot; and no pixel in the colour
-// of a band, a bar or a sample lies above the plot outside the legend. The words follow
+// of a band, a bar or a sample lies above the plot outside the legend; no text is cut off
+// by the chart's edge (a long title wraps). The words follow
 // the policy: "max" for the ceiling before jitter, "cap" only for the fluent hard cap.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -38,7 +39,9 @@ const CHARTS = {
   "decorrelated, max, log scale": () => scheduleSvg(createBackoff({ base: 100, max: 30_000, jitter: "decorrelated", maxAttempts: 12 }), { samples: 8, scale: "log" }),
   "full jitter, fluent cap": () => scheduleSvg(Backoff.exponential(200).cap("20 seconds").jitter("full").maxAttempts(12)),
   "infinite waits, jittered, samples": () => scheduleSvg(createBackoff({ base: 1000, factor: 1e300, jitter: 0.5 }), { retries: 3, samples: 2, seed: "x" }),
-  "small, max and cap, 320 × 200": () => scheduleSvg(createBackoff({ base: 1000, max: 8000, cap: 9000, jitter: 0.3, maxAttempts: 6 }), { width: 320, height: 200, samples: 2 }),
+  "small, max and cap, 320 × 200 (a title in lines, a legend in rows)": () =>
+    scheduleSvg(createBackoff({ base: 1000, max: 8000, cap: 9000, jitter: 0.3, maxAttempts: 6 }), { width: 320, height: 200, samples: 2 }),
+  "a long title at 640 × 360": () => scheduleSvg(createBackoff({ base: "2 seconds", factor: 1.5, max: "10 minutes", cap: "9 minutes", jitter: 0.35, free: 2, maxAttempts: 14 }), { samples: 2 }),
   "CLI --svg --jitter 0.3 --max 20s": () => cliSvg(["--jitter", "0.3", "--max", "20s", "--attempts", "12", "--seed", "c"]),
 };
 
@@ -71,6 +74,14 @@ test("scheduleSvg rendered to PNG in Chromium: every band, point and line inside
           await page.setContent(`<!doctype html><body style="margin:0;background:#fff">${svg}</body>`);
           const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width: g.width, height: g.height } });
           assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "a PNG");
+          const cut = await page.evaluate(() => {
+            const edge = document.querySelector("svg").getBoundingClientRect();
+            return [...document.querySelectorAll("svg text")].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.left < edge.left - 0.5 || r.right > edge.right + 0.5 || r.top < edge.top - 0.5 || r.bottom > edge.bottom + 0.5;
+            }).map((e) => e.textContent);
+          });
+          assert.deepEqual(cut, [], "no text is cut off by the chart's edge");
           // The PNG decoded by the browser; the checks run on its pixels.
           const found = await page.evaluate(async ({ b64, g, colours }) => {
             const img = new Image();
