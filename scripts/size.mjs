@@ -30,8 +30,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 23_100, "./sigil": 10_200, "./backoff": 11_300, "./random": 10_100, "./duration": 9_000,
-  "./policy": 11_200, "./chart": 14_000, "./retry": 18_100,
+  ".": 23_800, "./sigil": 10_200, "./backoff": 11_300, "./random": 10_100, "./duration": 9_000,
+  "./policy": 11_200, "./chart": 14_600, "./retry": 18_100,
   // The policy plus the queue helpers and the retry functions they build on.
   "./queues": 12_600,
 };
@@ -41,7 +41,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 30_500, cjs: 27_000, workerd: 30_400 };
+export const TREE_BUDGET_GZIP = { esm: 31_400, cjs: 27_900, workerd: 31_300 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
