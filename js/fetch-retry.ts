@@ -195,6 +195,9 @@ export async function fetchWithRetry(
   // a GET, a stream without `duplex: "half"`. A Request input's own body passed those checks
   // when it was built; empty text stands for it, and its URL for the input.
   if (typeof Request === "function") {
+    // A Request input whose body was used or is locked cannot be sent at all: building a Request
+    // from it is fetch's own TypeError (only then: from a usable one it would take the body).
+    if (request && (request.bodyUsed || request.body?.locked)) new Request(request);
     const standIn = rereadable(body) ? body : init?.body !== undefined ? emptyOfKind(body) : "";
     new Request(request ? request.url : (input as string | URL), { ...init, method, body: standIn as BodyInit | null });
   }
