@@ -182,9 +182,12 @@ export async function fetchWithRetry(
   init = init === undefined ? undefined : readInit(() => ({ ...given }) as FetchInit);
   const [method, body, initSignal] = readInit(() => [
     String(init?.method ?? request?.method ?? "GET").toUpperCase(),
-    init?.body !== undefined ? init.body : request?.body,
+    // A null init.body leaves a Request's own body in place (the Fetch standard): that one is sent.
+    init?.body != null ? init.body : request?.body ?? init?.body,
     init?.signal ?? request?.signal ?? undefined,
   ] as const);
+  // The Request input's own body goes out (init.body, when given, replaces it and leaves it untouched).
+  const ownBody = request !== undefined && init?.body == null;
   p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
   if (!p.sendAgain) p.attempts = 1;
   // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
@@ -195,17 +198,18 @@ export async function fetchWithRetry(
   // a GET, a stream without `duplex: "half"`. A Request input's own body passed those checks
   // when it was built; empty text stands for it, and its URL for the input.
   if (typeof Request === "function") {
-    // A Request input whose body was used or is locked cannot be sent at all: building a Request
-    // from it is fetch's own TypeError (only then: from a usable one it would take the body).
-    if (request && (request.bodyUsed || request.body?.locked)) new Request(request);
-    const standIn = rereadable(body) ? body : init?.body !== undefined ? emptyOfKind(body) : "";
+    // A Request input whose own body goes out but was used or is locked cannot be sent at all:
+    // building a Request from it is fetch's own TypeError (only then: from a usable one it
+    // would take the body).
+    if (request && ownBody && (request.bodyUsed || request.body?.locked)) new Request(request);
+    const standIn = rereadable(body) ? body : init?.body != null ? emptyOfKind(body) : "";
     new Request(request ? request.url : (input as string | URL), { ...init, method, body: standIn as BodyInit | null });
   }
 
   p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
-    const res = await doFetch(request && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);
+    const res = await doFetch(request && ownBody && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);
     if (statuses.includes(res.status)) throw new RetryableResponse((last = res));
     return res;
   };

@@ -8,12 +8,19 @@ import { retry, fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 let server;
 let base;
 const hits = new Map();
+const bodies = new Map();
 before(async () => {
   server = createServer((req, res) => {
-    const id = new URL(req.url, "http://x").pathname;
+    const url = new URL(req.url, "http://x");
+    const id = url.pathname;
     hits.set(id, (hits.get(id) ?? 0) + 1);
-    req.resume();
-    req.on("end", () => res.writeHead(503).end(`busy #${hits.get(id)}`));
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      bodies.set(id, [...(bodies.get(id) ?? []), Buffer.concat(chunks).toString()]);
+      const ra = url.searchParams.get("retryAfter");
+      res.writeHead(503, ra === null ? {} : { "retry-after": ra }).end(`busy #${hits.get(id)}`);
+    });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${server.address().port}`;
@@ -46,7 +53,8 @@ test("a budget that never answers: an abort during the withdrawal rejects with R
   const budget = silentBudget();
   const r = retry(failing, 1, { retries: 3, budget, signal: c.signal });
   const f = fetchWithRetry(`${base}/abort`, undefined, { policy: 1, retries: 3, budget, signal: c.signal });
-  await new Promise((res) => setTimeout(res, 150));
+  // Both calls reach the store (the first fetch of a process may take a while).
+  for (let i = 0; i < 500 && budget.withdrawals < 2; i++) await new Promise((res) => setTimeout(res, 10));
   assert.equal(budget.withdrawals, 2, "both calls wait for the store");
   const reason = new Error("user left");
   c.abort(reason);
@@ -115,3 +123,23 @@ for (const [kind, make] of [
     assert.equal(hits.get(`/${kind}`), undefined);
   });
 }
+
+test("a Request input with a body and init.body null: the Request's own body is sent (as fetch does), once, on a failure and on a deferral", async () => {
+  for (const [path, query] of [["/null-body-failure", ""], ["/null-body-deferral", "?retryAfter=0"]]) {
+    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("own body")); c.close(); } });
+    const request = new Request(`${base}${path}${query}`, { method: "PUT", body: stream, duplex: "half" });
+    const res = await fetchWithRetry(request, { body: null }, { policy: 1, retries: 2 });
+    assert.equal(res.status, 503);
+    assert.equal(await res.text(), "busy #1");
+    assert.deepEqual(bodies.get(path), ["own body"]);
+  }
+});
+
+test("a used Request input whose body init replaces: sent as fetch would send it, again on every attempt, with init's body", async () => {
+  const request = new Request(`${base}/replaced`, { method: "PUT", body: "first" });
+  await request.text();
+  const res = await fetchWithRetry(request, { body: "replacement" }, { policy: 1, retries: 2 });
+  assert.equal(res.status, 503);
+  assert.equal(await res.text(), "busy #3");
+  assert.deepEqual(bodies.get("/replaced"), ["replacement", "replacement", "replacement"]);
+});
