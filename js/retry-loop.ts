@@ -34,20 +34,33 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
  * rejection is caught so it never becomes an unhandled rejection.
  */
 function deposit(budget: RetryBudget | undefined): void {
-  const r: unknown = budget?.deposit();
-  if (isThenable(r)) Promise.resolve(r).catch(() => undefined);
+  try {
+    const r: unknown = budget?.deposit();
+    if (isThenable(r)) Promise.resolve(r).catch(() => undefined);
+  } catch {
+    // A store that fails to take the deposit costs the call nothing, as a rejected deposit.
+  }
 }
 
-/** A budget's answer to one retry; awaited only when the store answers with a promise. */
+/**
+ * A budget's answer to one retry; awaited only when the store answers with a promise. A store
+ * that fails to answer (throws, or its promise rejects) grants nothing: the call stops with
+ * reason "budget" as for a refusal, and keeps what the attempt gave (fetchWithRetry: its Response).
+ */
 function withdraw(budget: RetryBudget): boolean | Promise<boolean> {
-  const r: unknown = budget.tryWithdraw();
-  return isThenable(r) ? Promise.resolve(r).then(Boolean) : Boolean(r);
+  let r: unknown;
+  try {
+    r = budget.tryWithdraw();
+  } catch {
+    return false;
+  }
+  return isThenable(r) ? Promise.resolve(r).then(Boolean, () => false) : Boolean(r);
 }
 
 /**
  * A store's answer to a withdrawal, or the stop that comes first: `"aborted"` when `signal`
  * aborts, `"deadline"` at epoch ms `end` (a store that never answers holds the call until one
- * of them, and for ever without either). A rejection of the store's promise rejects.
+ * of them, and for ever without either).
  */
 function answerOrStop(paid: Promise<boolean>, signal: AbortSignal | undefined, end: number, unref: boolean): Promise<boolean | RetryStopReason> {
   return new Promise((resolve, reject) => {

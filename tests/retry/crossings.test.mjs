@@ -98,15 +98,36 @@ test("a budget that grants a retry so late that the wait would end past the dead
   assert.ok(e.elapsedMs < 150, `stopped before the deadline, not after a wait: ${e.elapsedMs} ms`);
 });
 
-test("a budget whose store answers with promises: granted retries go on, a refusal stops with reason budget, a rejection rejects with the store's error", async () => {
+test("a budget whose store answers with promises: granted retries go on, a refusal stops with reason budget", async () => {
   let calls = 0;
   const ok = await retry(() => (++calls < 3 ? failing() : "done"), 1, { retries: 3, budget: slowBudget(5, true) });
   assert.equal(ok, "done");
   const e = await retry(failing, 1, { retries: 3, budget: slowBudget(5, false) }).catch((x) => x);
   assert.equal(e.reason, "budget");
-  const storeError = new Error("store down");
-  const r = await retry(failing, 1, { retries: 3, budget: { deposit() {}, tryWithdraw: () => Promise.reject(storeError) } }).catch((x) => x);
-  assert.equal(r, storeError);
+});
+
+test("a budget store that fails grants no retry: reason budget with the attempt's error (fetchWithRetry: its Response), never the store's error; a failing deposit is ignored", async () => {
+  const down = () => { throw new Error("store down"); };
+  const stores = {
+    "tryWithdraw throws": { deposit() {}, tryWithdraw: down },
+    "tryWithdraw rejects": { deposit() {}, tryWithdraw: () => Promise.reject(new Error("store down")) },
+  };
+  for (const [kind, budget] of Object.entries(stores)) {
+    const e = await retry(failing, 1, { retries: 3, budget }).catch((x) => x);
+    assert.ok(e instanceof RetryError, kind);
+    assert.equal(e.reason, "budget", kind);
+    assert.equal(e.attempts, 1);
+    assert.equal(e.cause.message, "down");
+    const path = `/store-${kind.replace(" ", "-")}`;
+    const res = await fetchWithRetry(`${base}${path}`, undefined, { policy: 1, retries: 3, budget });
+    assert.equal(res.status, 503, kind);
+    assert.equal(await res.text(), "busy #1");
+  }
+  let calls = 0;
+  const value = await retry(() => (++calls < 2 ? failing() : "done"), 1, { retries: 3, budget: { deposit: down, tryWithdraw: () => true } });
+  assert.equal(value, "done");
+  const res = await fetchWithRetry(`${base}/deposit-throws`, undefined, { policy: 1, retries: 1, budget: { deposit: down, tryWithdraw: () => true } });
+  assert.equal(await res.text(), "busy #2");
 });
 
 for (const [kind, make] of [
