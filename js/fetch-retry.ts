@@ -56,6 +56,23 @@ function rereadable(body: unknown): boolean {
 }
 
 /**
+ * An empty body of the kind of the one-shot `body`, for fetch's checks of a body without
+ * touching the caller's: a new `ReadableStream` for a stream, an empty async iterable for an
+ * async iterable (a Node `Readable` is one), empty text for anything else (fetch sends it as text).
+ */
+function emptyOfKind(body: unknown): unknown {
+  if (typeof ReadableStream === "function" && Object.prototype.toString.call(body) === "[object ReadableStream]") return new ReadableStream();
+  try {
+    if (isObject(body) && typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function") {
+      return { async *[Symbol.asyncIterator]() {} };
+    }
+  } catch {
+    // A body whose members cannot be read: fetch's own attempt reports it.
+  }
+  return "";
+}
+
+/**
  * The one decision of `fetchWithRetry`: may this request go out again? Only when its method
  * is retried (`methods`, or any method with `retryNonIdempotent`) and its body can be sent
  * again whole (`body` is `init.body`, else the `Request`'s own, which is a stream). Asked once
@@ -82,7 +99,9 @@ function mayResend(method: string, body: unknown, anyMethod: boolean, methods: r
  * decided once per call, and every path that would send it again obeys that), and
  * the caller gets the first response as the server sent it, or, for a network
  * error, `RetryError` reason "attempts" with that error as `cause`. A GET or HEAD
- * with any body rejects at once with fetch's own TypeError, nothing sent.
+ * with any body, and a stream or async-iterable body without `duplex: "half"` where
+ * the runtime's fetch asks for it, reject at once with fetch's own TypeError, as a
+ * plain `fetch` does: nothing sent, the caller's body neither locked nor read.
  * To retry a one-shot body, pass a re-readable body in
  * `init`, or call `retry` with a function that builds a fresh request each
  * attempt. Re-readable bodies go out whole on every attempt. A `Request`
@@ -163,24 +182,34 @@ export async function fetchWithRetry(
   init = init === undefined ? undefined : readInit(() => ({ ...given }) as FetchInit);
   const [method, body, initSignal] = readInit(() => [
     String(init?.method ?? request?.method ?? "GET").toUpperCase(),
-    init?.body !== undefined ? init.body : request?.body,
+    // A null init.body leaves a Request's own body in place (the Fetch standard): that one is sent.
+    init?.body != null ? init.body : request?.body ?? init?.body,
     init?.signal ?? request?.signal ?? undefined,
   ] as const);
+  // The Request input's own body goes out (init.body, when given, replaces it and leaves it untouched).
+  const ownBody = request !== undefined && init?.body == null;
   p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
   if (!p.sendAgain) p.attempts = 1;
   // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
   // are not network errors: every attempt would fail alike. Building
   // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
-  // A one-shot body is stood in for by empty text (building would lock it: it is only there
-  // so that a body on a GET is the same error); a Request input's URL stands for it.
+  // A one-shot body of init is stood in for by an empty body of its kind (building would
+  // lock or pull the caller's), so that fetch's checks of a body are the same errors: one on
+  // a GET, a stream without `duplex: "half"`. A Request input's own body passed those checks
+  // when it was built; empty text stands for it, and its URL for the input.
   if (typeof Request === "function") {
-    new Request(request ? request.url : (input as string | URL), { ...init, method, body: rereadable(body) ? (body as BodyInit | null) : "" });
+    // A Request input whose own body goes out but was used or is locked cannot be sent at all:
+    // building a Request from it is fetch's own TypeError (only then: from a usable one it
+    // would take the body).
+    if (request && ownBody && (request.bodyUsed || request.body?.locked)) new Request(request);
+    const standIn = rereadable(body) ? body : init?.body != null ? emptyOfKind(body) : "";
+    new Request(request ? request.url : (input as string | URL), { ...init, method, body: standIn as BodyInit | null });
   }
 
   p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
-    const res = await doFetch(request && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);
+    const res = await doFetch(request && ownBody && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);
     if (statuses.includes(res.status)) throw new RetryableResponse((last = res));
     return res;
   };

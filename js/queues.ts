@@ -16,7 +16,8 @@
  * @module
  */
 import { Backoff } from "./backoff.js";
-import { invalid, numberOption, readable, readOptions, TYPE } from "./errors.js";
+import { invalid, numberOption, readable, TYPE } from "./errors.js";
+import { optionsObject } from "./retry-options.js";
 // Through the runtime's entry module, as the runtime's own functions: the two entry points
 // then share one chunk of the runtime (each file of a tree is loaded, and gzipped, whole).
 import { queueRetryDelaySeconds, retryAfterMs, type RetryAfterInput, type RetryPolicy } from "./retry.js";
@@ -117,7 +118,10 @@ function keyed(policy: Backoff, id: unknown, what: string): Backoff {
  * @returns the `delaySeconds` passed to `message.retry`, an integer in
  *   `[0, 43200]`; `undefined` when the message was acknowledged (`onExhausted: "ack"`).
  * @throws TypeError for a message without `retry`/`ack` methods, an id that
- *   is not a string or number (when keying), an unknown option, a bad
+ *   is not a string or number (when keying), options that are not an object
+ *   (an array included) or cannot be read, an unknown option
+ *   (`option must be one of retryAfter, onExhausted`, the wording of every
+ *   runtime function), a bad
  *   `onExhausted` or a `retryAfter` that is not a header value, `Headers` or
  *   `Response`; TypeError/RangeError for a bad policy or a `message.attempts`
  *   that is not an integer >= 1.
@@ -132,13 +136,7 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
   const fields = readable("message", `${expected} that can be read`, message, () =>
     ({ retry: message?.retry, ack: message?.ack, attempts: message?.attempts, id: message?.id }));
   if (typeof fields.retry !== "function" || typeof fields.ack !== "function") throw invalid(TYPE, "message", expected, message);
-  if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw invalid(TYPE, "options", "an object", options);
-  }
-  const o: Record<string, unknown> = options === undefined ? {} : readOptions(options);
-  for (const key in o) {
-    if (!MESSAGE_OPTIONS.includes(key)) throw invalid(TYPE, "option", `one of ${MESSAGE_OPTIONS.join(", ")}`, key);
-  }
+  const o = optionsObject(options, MESSAGE_OPTIONS);
   const onExhausted = o.onExhausted ?? "retry";
   if (onExhausted !== "retry" && onExhausted !== "ack") {
     throw invalid(TYPE, "onExhausted", '"retry" or "ack"', o.onExhausted);

@@ -5,7 +5,7 @@
  */
 import { AbortError, isInstance, RetryError, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
-import { unwrap } from "./p-retry.js";
+import { MAX_TIMER_MS, unwrap } from "./p-retry.js";
 import { isObject, type Plan } from "./retry-options.js";
 import { prop, serverWaitMs } from "./server-delay.js";
 import { wait } from "./sleep.js";
@@ -34,14 +34,55 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
  * rejection is caught so it never becomes an unhandled rejection.
  */
 function deposit(budget: RetryBudget | undefined): void {
-  const r: unknown = budget?.deposit();
-  if (isThenable(r)) Promise.resolve(r).catch(() => undefined);
+  try {
+    const r: unknown = budget?.deposit();
+    if (isThenable(r)) Promise.resolve(r).catch(() => undefined);
+  } catch {
+    // A store that fails to take the deposit costs the call nothing, as a rejected deposit.
+  }
 }
 
-/** A budget's answer to one retry; awaited only when the store answers with a promise. */
+/**
+ * A budget's answer to one retry; awaited only when the store answers with a promise. A store
+ * that fails to answer (throws, or its promise rejects) grants nothing: the call stops with
+ * reason "budget" as for a refusal, and keeps what the attempt gave (fetchWithRetry: its Response).
+ */
 function withdraw(budget: RetryBudget): boolean | Promise<boolean> {
-  const r: unknown = budget.tryWithdraw();
-  return isThenable(r) ? Promise.resolve(r).then(Boolean) : Boolean(r);
+  let r: unknown;
+  try {
+    r = budget.tryWithdraw();
+  } catch {
+    return false;
+  }
+  return isThenable(r) ? Promise.resolve(r).then(Boolean, () => false) : Boolean(r);
+}
+
+/**
+ * A store's answer to a withdrawal, or the stop that comes first: `"aborted"` when `signal`
+ * aborts, `"deadline"` at epoch ms `end` (a store that never answers holds the call until one
+ * of them, and for ever without either).
+ */
+function answerOrStop(paid: Promise<boolean>, signal: AbortSignal | undefined, end: number, unref: boolean): Promise<boolean | RetryStopReason> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (then: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      then();
+    };
+    const onAbort = () => settle(() => resolve("aborted"));
+    const arm = () => {
+      const left = end - Date.now();
+      if (left <= 0) return settle(() => resolve("deadline"));
+      // Re-armed in chunks: a timer longer than 2^31 - 1 ms would fire at once.
+      timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+      if (unref) (timer as { unref?: () => void }).unref?.();
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (end !== Infinity) arm();
+    paid.then((ok) => settle(() => resolve(ok)), (e: unknown) => settle(() => reject(e)));
+  });
 }
 
 /**
@@ -161,7 +202,21 @@ export function planRules(p: Plan, hooks?: Hooks, start = Date.now(), t0 = perfo
         if (!reason && deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
         if (!reason && !deferral && p.budget) {
           const paid = withdraw(p.budget);
-          if (!(typeof paid === "boolean" ? paid : await paid)) reason = "budget";
+          if (typeof paid === "boolean") {
+            if (!paid) reason = "budget";
+          } else {
+            // A store's promise is waited for no longer than the call may run: an abort or the
+            // deadline (or maxRetryTime) ends the wait for it, and a wait that would now end past
+            // the deadline is not begun.
+            const end = Math.min(deadline ?? Infinity, Date.now() + p.maxRetryTime - (performance.now() - t0));
+            const answer = await answerOrStop(paid, signal, end, p.unref);
+            if (answer === "aborted") {
+              throw stop("aborted", signal?.reason);
+            }
+            if (typeof answer === "string") reason = answer;
+            else if (!answer) reason = "budget";
+            else if (deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
+          }
         }
         if (reason) throw stop(reason, error);
         if (p.onRetry) {

@@ -16,7 +16,8 @@ export const DEFAULT_MAX_DEFERRALS = 3;
 /** Default `maxRetryAfter`: one hour. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 
-export const RETRY_KEYS = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
+/** `retry`'s own options (its third argument). */
+export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
 /** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
 const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
 export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
@@ -57,7 +58,7 @@ export function isObject(x: unknown): x is Record<string, unknown> {
 
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
-/** Where a key that is not an option of `known` belongs, in the caller's words. */
+/** Where a key that is not one of `retry`'s own options belongs, in the caller's words. */
 function hint(k: string): string {
   if (P_RETRY_KEYS.includes(k)) return ` (${k} is a p-retry option: give p-retry options as the second argument, retry(fn, { ${k} }))`;
   if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
@@ -65,8 +66,14 @@ function hint(k: string): string {
 }
 
 /**
- * The options, each read once ({@link readOptions}): rejects a non-object and any key outside
- * `known` (a typo must not pass silently), saying where a misplaced key belongs.
+ * The options object of a runtime function, each key read once ({@link readOptions}): the
+ * one reader of unknown keys, with one wording for every function (`retry`, `fetchWithRetry`,
+ * `sleep`, `retryMessage`). `undefined` is no options. TypeError `options must be an object`
+ * for anything else that is not an object (an array included), and
+ * `option must be one of <known>; received "<key>"` for any key outside `known` (a typo must
+ * not pass silently). Only `retry`'s own options (`known` is {@link RETRY_KEYS}) add where a
+ * misplaced p-retry or createBackoff key belongs: `retry` is the one function that takes those
+ * in another argument.
  */
 export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
@@ -76,7 +83,7 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
   // unknown options. (Asked after readOptions, which reports a revoked Proxy, on which isArray throws.)
   if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
   for (const key in o) {
-    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known.includes("policy") ? "" : hint(key)}`, key);
+    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known === RETRY_KEYS ? hint(key) : ""}`, key);
   }
   return o;
 }

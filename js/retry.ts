@@ -107,7 +107,16 @@ export interface RetryOptions {
    * attempt). Ms since the epoch, or `{ afterMs }` (ms or duration text) from the start of the call.
    */
   deadline?: number | { afterMs: DurationInput };
-  /** A budget shared with other calls ({@link createRetryBudget}); empty stops with reason `"budget"`. */
+  /**
+   * A budget shared with other calls ({@link createRetryBudget}); empty stops with reason `"budget"`.
+   * A store that answers `tryWithdraw()` with a promise is waited for, but no longer than the
+   * call may run: an abort of `signal` rejects with `RetryError` reason `"aborted"`, and the
+   * `deadline` (or `maxRetryTime`) stops with reason `"deadline"` (`fetchWithRetry`: the last
+   * `Response`). A promise that never settles holds a call that has neither for ever. A store
+   * that fails — `tryWithdraw()` throws or its promise rejects — grants no retry: the call stops
+   * with reason `"budget"` (`fetchWithRetry`: the last `Response`), never with the store's error;
+   * a `deposit()` that throws or rejects is ignored.
+   */
   budget?: RetryBudget;
 }
 
