@@ -13,7 +13,7 @@
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
 import {
-  REGISTER_LEN, SLOT_COUNT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
+  REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
 } from "./boundary.js";
 
@@ -74,6 +74,16 @@ let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
 export function slots(): Float64Array {
   if (view.length === 0) view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
   return view;
+}
+
+/**
+ * Writes field `field` of a call's table (`BACKOFF_*`, `SIGIL_*` of js/boundary.ts, generated
+ * from src/boundary.rs) into the input slots of `s` (a {@link slots} view taken after the last
+ * call that may grow memory): its type tag, and the number its table says it crosses as.
+ */
+export function put(s: Float64Array, field: number, t: number, x: number): void {
+  s[SLOT_INPUT + 2 * field] = t;
+  s[SLOT_INPUT + 2 * field + 1] = x;
 }
 
 /** Its address: short text is written there without a call. */

@@ -11,7 +11,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::{
-    Checked, Kind, Static, T, duration_option, fail, fail_with, number, ok, put, seed_and_random, spec, status, tags::*,
+    Checked, Kind, Static, T, duration_option, fail, fail_with, input, number, ok, put, seed_and_random, spec, status,
+    tags::*,
 };
 use crate::core::{
     check,
@@ -245,43 +246,26 @@ fn array_length(x: f64) -> u32 {
 }
 
 /// Validates the shape of `createBackoff` options (docs/API.md sections 2 and 5),
-/// the first step: an unknown option name (`unknown`: the wrapper found one,
-/// value [`arg::NAME`]), then steps (excluding every curve option but `cap`; an
-/// array, whose length `compileSteps` then checks and whose elements
-/// `compileStep` checks) or a curve (`base` given and a duration, `growth`,
-/// `factor` only for exponential, `max` >= base), then `cap` (>= base). Each
-/// option comes as its type tag and a number: durations their ms (a string's
-/// parse result), `growth` its code (0, 1, 2 for "exponential", "linear",
-/// "constant"; -1 for another string). On success the register holds the
-/// shape ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
+/// the first step, from the input slots (fields [`arg`]): an unknown option
+/// name ([`arg::NAME`] a string: the wrapper found one), then steps (excluding
+/// every curve option but `cap`; an array, whose length `compileSteps` then
+/// checks and whose elements `compileStep` checks) or a curve (`base` given and
+/// a duration, `growth`, `factor` only for exponential, `max` >= base), then
+/// `cap` (>= base). On success the register holds the shape
+/// ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileCurve)]
-#[allow(clippy::too_many_arguments)]
-pub fn compile_curve(
-    fluent: bool,
-    unknown: bool,
-    base_tag: u32,
-    base: f64,
-    steps_tag: u32,
-    growth_tag: u32,
-    growth: f64,
-    factor_tag: u32,
-    factor: f64,
-    max_tag: u32,
-    max: f64,
-    cap_tag: u32,
-    cap: f64,
-) -> u32 {
-    if unknown {
+pub fn compile_curve(fluent: bool) -> u32 {
+    if input(arg::NAME).0 != UNDEFINED {
         return status(Err(fail(spec(Kind::Type, T::OptionName, T::BackoffNames, arg::NAME))));
     }
-    let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max])
-        .and_then(|[g, base, factor, max]| {
-            let floor = if g == STEPPED { 0.0 } else { base };
-            let cap = bound(cap_tag, cap, T::Cap, floor, arg::CAP)?;
-            set(0, &[g, base, factor, max, cap]);
-            set(rec::STEPS, &[0.0]);
-            Ok(())
-        });
+    let r = shape(fluent).and_then(|[g, base, factor, max]| {
+        let floor = if g == STEPPED { 0.0 } else { base };
+        let (cap_tag, cap) = input(arg::CAP);
+        let cap = bound(cap_tag, cap, T::Cap, floor, arg::CAP)?;
+        set(0, &[g, base, factor, max, cap]);
+        set(rec::STEPS, &[0.0]);
+        Ok(())
+    });
     status(r)
 }
 
@@ -294,10 +278,11 @@ fn bound(tag: u32, x: f64, name: T, floor: f64, a: u32) -> Checked<f64> {
     check::ceiling(m, floor).map_err(|_| fail(spec(Kind::Range, name, T::Ceiling, a)))
 }
 
-fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
+fn shape(fluent: bool) -> Checked<[f64; 4]> {
     let base_name = if fluent { T::Interval } else { T::Base };
-    let [base_tag, steps_tag, growth_tag, factor_tag, max_tag] = tags;
-    let [base, growth, factor, max] = x;
+    let ((base_tag, base), (steps_tag, _), (growth_tag, growth)) =
+        (input(arg::BASE), input(arg::STEPS), input(arg::GROWTH));
+    let ((factor_tag, factor), (max_tag, max)) = (input(arg::FACTOR), input(arg::MAX));
     if steps_tag != UNDEFINED {
         // The first curve option given (a chain of constants, no table on the stack).
         let given = if base_tag != UNDEFINED {
@@ -383,46 +368,32 @@ fn jitter_of_option(tag: u32, x: f64) -> Checked<Jitter> {
 }
 
 /// Validates the options every shape takes, after `compileCurve` (and the
-/// steps), in this order: `free`, `jitter` (decorrelated needs a curve with a
-/// finite `max` or `cap`), `seed` (a string or number, its text `String(seed)`
-/// in the text buffer, `seed_len` code units; never with `random`),
-/// `maxAttempts`, then `random`: its tag, whether it is a seeded stream of this
-/// package, and the tags of its `float` and `next` properties (read only when
-/// it is an object; `next` only when `float` is not a function). On success the
-/// register holds the whole compiled policy. Returns 0, or 1 with the error recorded.
+/// steps), from the input slots (fields [`arg`]), in this order: `free`,
+/// `jitter` (decorrelated needs a curve with a finite `max` or `cap`), `seed` (a
+/// string or number, its text `String(seed)` in the text buffer; never with
+/// `random`), `maxAttempts`, then `random` (a function, an object with
+/// `float` or `next`, or a seeded stream of this package: `via::SOURCE`). On
+/// success the register holds the whole compiled policy. Returns 0, or 1 with
+/// the error recorded.
 #[wasm_bindgen(js_name = compileShared)]
-#[allow(clippy::too_many_arguments)]
-pub fn compile_shared(
-    fluent: bool,
-    free_tag: u32,
-    free: f64,
-    jitter_tag: u32,
-    jitter: f64,
-    seed_tag: u32,
-    seed_len: u32,
-    attempts_tag: u32,
-    attempts: f64,
-    random_tag: u32,
-    seeded: bool,
-    float_tag: u32,
-    next_tag: u32,
-) -> u32 {
-    let tags = [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag];
-    let r = shared(fluent, tags, [free, jitter, attempts]).and_then(|(free, jitter, attempts)| {
+pub fn compile_shared(fluent: bool) -> u32 {
+    let r = shared(fluent).and_then(|(free, jitter, attempts)| {
+        let ((seed_tag, seed_len), (random_tag, sources)) = (input(arg::SEED), input(arg::RANDOM));
         let src = if seed_tag != UNDEFINED {
             source::KEYED
         } else if random_tag == UNDEFINED {
             source::NEXT
-        } else if seeded {
+        } else if sources == -1.0 {
             source::SEEDED
         } else {
-            random_kind(random_tag, float_tag, next_tag)?
+            let tags = if sources > 0.0 { sources as u32 } else { 0 };
+            random_kind(random_tag, tags >> 4, tags & 15)?
         };
         let j = f64::from(jitter.code());
         set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), 0.0, 0.0, 0.0, 0.0, attempts]);
         set(rec::SIGIL, &[0.0]);
         if src == source::KEYED {
-            load_key(seed_len);
+            load_key(seed_len as u32);
         }
         Ok(())
     });
@@ -438,9 +409,10 @@ pub(crate) fn load_key(len: u32) {
     set(rec::KEY, &super::seed_hash(len).update_units(&[u16::from(b' ')]).words().map(f64::from));
 }
 
-fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f64)> {
-    let [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag] = tags;
-    let [free, jitter, attempts] = x;
+fn shared(fluent: bool) -> Checked<(f64, Jitter, f64)> {
+    let ((free_tag, free), (jitter_tag, jitter), (seed_tag, _)) =
+        (input(arg::FREE), input(arg::JITTER), input(arg::SEED));
+    let ((random_tag, _), (attempts_tag, attempts)) = (input(arg::RANDOM), input(arg::ATTEMPTS));
     let free = if free_tag == UNDEFINED {
         0.0
     } else {

@@ -83,7 +83,8 @@ pub use slot::{ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTI
 static SLOTS: Static<[f64; SLOT_COUNT]> = Static::new([0.0; SLOT_COUNT]);
 
 /// Address of the result slots: `SLOT_COUNT` doubles. Slots 0..8 hold results,
-/// `ERR_*` the last error. Read them right after the call that wrote them.
+/// `ERR_*` the last error (read them right after the call that wrote them),
+/// and from `slot::INPUT` on the fields the wrapper writes before a call.
 #[wasm_bindgen]
 pub fn slots() -> u32 {
     SLOTS.0.get() as u32
@@ -98,6 +99,26 @@ pub(crate) fn put(values: &[f64]) {
 /// Result slot `i` (for the wasm tests).
 pub fn slot(i: usize) -> f64 {
     SLOTS.with(|s| s.get(i).copied().unwrap_or(f64::NAN))
+}
+
+/// The tag and number the wrapper wrote for field `field` of the call's table
+/// (`boundary::BACKOFF_FIELDS`, `boundary::SIGIL_FIELDS`): input slots
+/// `slot::INPUT + 2 * field` and the next.
+#[inline(always)]
+pub(crate) fn input(field: u32) -> (u32, f64) {
+    let at = slot::INPUT + 2 * field as usize;
+    SLOTS.with(|s| (s.get(at).copied().unwrap_or(0.0) as u32, s.get(at + 1).copied().unwrap_or(f64::NAN)))
+}
+
+/// Writes field `field`'s tag and number into the input slots, as the JS
+/// wrapper does (for the wasm tests).
+pub fn put_input(field: u32, tag: u32, x: f64) {
+    let at = slot::INPUT + 2 * field as usize;
+    SLOTS.with(|s| {
+        if let Some(pair) = s.get_mut(at..at + 2) {
+            pair.copy_from_slice(&[f64::from(tag), x]);
+        }
+    });
 }
 
 // ------------------------------------------------------------------ errors
