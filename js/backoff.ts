@@ -378,14 +378,10 @@ export class Backoff implements Iterable<number> {
   totalBounds(): { min: number; max: number } {
     // No draws (the bounds settle at a fixed point in the engine): a million waits at most, whatever the jitter.
     const n = this.#bounded("totalBounds()", false);
-    let min = 0;
-    let max = 0;
-    for (let retry = 1; retry < n; retry++) {
-      const b = this.bounds(retry);
-      min += b.min;
-      max += b.max;
-    }
-    return { min, max };
+    load(this.#rec);
+    wasm.totalBounds(n);
+    const s = slots();
+    return { min: s[0] as number, max: s[1] as number };
   }
 
   /**

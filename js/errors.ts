@@ -10,7 +10,7 @@ import { wasm } from "./abi.js";
 import { ascii, slots, tag, text } from "./abi.js";
 import { rethrow } from "./draw.js";
 import {
-  BACKOFF_OPTION_NAMES, SIGIL_OPTION_NAMES, ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
+  BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, SIGIL_FIELDS, SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO, ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
   SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
   TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
 } from "./boundary.js";
@@ -234,16 +234,18 @@ export function failure(values: readonly unknown[]): Error {
   return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
-/** Sigil's option names (`SIGIL_OPTION_NAMES`). @internal */
+/** Sigil's option names (the options of `SIGIL_FIELDS`). @internal */
 export const SIGIL_OPTIONS = SURFACE_SIGIL;
-/** `createBackoff`'s option names (`BACKOFF_OPTION_NAMES`). @internal */
+/** `createBackoff`'s option names (the options of `BACKOFF_FIELDS`). @internal */
 export const BACKOFF_OPTIONS = SURFACE_BACKOFF;
 
-/** The option names of each surface (generated from the wordings of src/core/wording.rs), as sets made on first use. */
+/** The option names of each surface (the option fields of src/boundary.rs's tables, in their order), made on first use. */
 const names: Set<string>[] = [];
 
 function namesOf(surface: number): Set<string> {
-  return (names[surface] ??= new Set<string>(surface === SURFACE_SIGIL ? SIGIL_OPTION_NAMES : BACKOFF_OPTION_NAMES));
+  return (names[surface] ??= new Set<string>(surface === SURFACE_SIGIL
+    ? SIGIL_FIELDS.slice(SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO)
+    : BACKOFF_FIELDS.slice(BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO)));
 }
 
 /** Whether `key` is an option name of `surface`. @internal */

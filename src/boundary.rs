@@ -223,32 +223,34 @@ macro_rules! fields {
 
 fields! {
     /// The fields of `compileCurve` and `compileShared` (`createBackoff` and the
-    /// fluent policy), in the order an error's blamed value is numbered.
+    /// fluent policy), in the order an error's blamed value is numbered; the
+    /// options come first, in the order of the option list of an unknown name's
+    /// error (`core::wording::T::BackoffNames`).
     mod arg,
     /// The table of [`arg`] (the generator's input for `BACKOFF_*`).
     BACKOFF_FIELDS {
         /// `base` (`interval` for the fluent policy).
         BASE = "base" DURATION option,
-        /// `steps` (its tag: the array is read by `compileSteps` and `compileStep`).
-        STEPS = "steps" TAG option,
         /// `growth`.
         GROWTH = "growth" GROWTH option,
         /// `factor`.
         FACTOR = "factor" NUMBER option,
         /// `max`, the ceiling before jitter.
         MAX = "max" DURATION option,
+        /// `cap`, the hard bound after jitter.
+        CAP = "cap" DURATION option,
+        /// `steps` (its tag: the array is read by `compileSteps` and `compileStep`).
+        STEPS = "steps" TAG option,
         /// `free`.
         FREE = "free" NUMBER option,
         /// `jitter`.
         JITTER = "jitter" JITTER option,
+        /// `random`.
+        RANDOM = "random" SOURCE option,
         /// `seed`.
         SEED = "seed" TEXT option,
         /// `maxAttempts`.
         ATTEMPTS = "maxAttempts" NUMBER option,
-        /// `cap`, the hard bound after jitter.
-        CAP = "cap" DURATION option,
-        /// `random`.
-        RANDOM = "random" SOURCE option,
         /// The first option name that is not one (its tag: a string when there is one).
         NAME = "name" TAG value,
     }
@@ -260,7 +262,8 @@ pub const DRAW: u32 = 0;
 fields! {
     /// The fields of `sigil` (Sigil's `nextDelayMs`, `retrySchedule`), in the
     /// order an error's blamed value is numbered; 0 is the value a draw
-    /// returned (the errors of `delay`).
+    /// returned (the errors of `delay`); the options in the order of the option
+    /// list of an unknown name's error (`core::wording::T::SigilNames`).
     mod sigil_arg,
     /// The table of [`sigil_arg`] (the generator's input for `SIGIL_*`).
     SIGIL_FIELDS {
@@ -353,18 +356,17 @@ pub const TABLE: &[(&str, f64)] = &[
 ];
 
 /// The option names in an "one of a, b, c" wording, in its order.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 fn names_of(wording: crate::core::wording::T) -> Vec<&'static str> {
     let list = crate::core::wording::text(wording);
     list.strip_prefix("one of ").unwrap_or(list).split(", ").collect()
 }
 
 /// The text of `js/boundary.ts`: every [`TABLE`] entry, the growth and jitter
-/// names, each field table's indexes (`BACKOFF_BASE`, …) and names
-/// (`BACKOFF_FIELDS`), and each surface's option names, as TypeScript constants.
+/// names, each field table's indexes (`BACKOFF_BASE`, …), names
+/// (`BACKOFF_FIELDS`) and where its options are among them, as TypeScript constants.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn typescript() -> String {
-    use crate::core::wording::T;
     let mut out = String::from(
         "// Generated from src/boundary.rs; do not edit. The Rust test `boundary::tests::generated_file_is_current`\n\
          // fails when this file and that module disagree; `BOUNDARY_WRITE=1 cargo test -q --lib boundary::` rewrites it.\n\
@@ -383,9 +385,15 @@ pub fn typescript() -> String {
         }
         let names: Vec<&str> = table.iter().map(|f| f.name).collect();
         out.push_str(&format!("export const {prefix}_FIELDS = [{}] as const;\n", list(&names)));
+        let first = table.iter().position(|f| f.option).unwrap_or(0);
+        let end = first + table.iter().filter(|f| f.option).count();
+        out.push_str(&format!(
+            "/** `{prefix}_FIELDS.slice({first}, {end})`: the option names, in the order messages list them. */\n"
+        ));
+        out.push_str(&format!(
+            "export const {prefix}_OPTIONS_FROM = {first};\nexport const {prefix}_OPTIONS_TO = {end};\n"
+        ));
     }
-    out.push_str(&format!("export const BACKOFF_OPTION_NAMES = [{}] as const;\n", list(&names_of(T::BackoffNames))));
-    out.push_str(&format!("export const SIGIL_OPTION_NAMES = [{}] as const;\n", list(&names_of(T::SigilNames))));
     out
 }
 
@@ -414,13 +422,13 @@ mod tests {
     }
 
     #[test]
-    fn option_lists_name_the_option_fields() {
+    fn option_lists_name_the_option_fields_in_their_order() {
         for (wording, table) in [(T::BackoffNames, BACKOFF_FIELDS), (T::SigilNames, SIGIL_FIELDS)] {
-            let mut listed = names_of(wording);
-            let mut options: Vec<&str> = table.iter().filter(|f| f.option).map(|f| f.name).collect();
-            listed.sort_unstable();
-            options.sort_unstable();
-            assert_eq!(listed, options, "{wording:?}");
+            let options: Vec<&str> = table.iter().filter(|f| f.option).map(|f| f.name).collect();
+            assert_eq!(names_of(wording), options, "{wording:?}");
+            // The options are one run of the table (js/errors.ts slices them out).
+            let first = table.iter().position(|f| f.option).unwrap_or(0);
+            assert!(table[first..first + options.len()].iter().all(|f| f.option), "{wording:?}");
         }
     }
 
@@ -429,16 +437,16 @@ mod tests {
         for (i, f) in BACKOFF_FIELDS.iter().enumerate() {
             let index = [
                 arg::BASE,
-                arg::STEPS,
                 arg::GROWTH,
                 arg::FACTOR,
                 arg::MAX,
+                arg::CAP,
+                arg::STEPS,
                 arg::FREE,
                 arg::JITTER,
+                arg::RANDOM,
                 arg::SEED,
                 arg::ATTEMPTS,
-                arg::CAP,
-                arg::RANDOM,
                 arg::NAME,
             ][i];
             assert_eq!(index as usize, i, "{}", f.id);

@@ -44,6 +44,22 @@ pub fn high_draw(lo: f64, hi: f64) -> f64 {
     hi.max(scale(lo, hi, 1.0))
 }
 
+/// [`Policy::total_bounds`] with the bounds of each retry from `bounds` (the
+/// wasm build runs them through the delay's own instance of the composition,
+/// src/bindings/backoff.rs): the sums of `min` and of `max` over retries
+/// `1 .. attempts`, in that order.
+pub fn total_bounds_by(attempts: f64, mut bounds: impl FnMut(f64) -> (f64, f64, f64)) -> (f64, f64) {
+    let (mut lo, mut hi) = (0.0, 0.0);
+    let mut retry = 1.0;
+    while retry < attempts {
+        let (_, a, b) = bounds(retry);
+        lo += a;
+        hi += b;
+        retry += 1.0;
+    }
+    (lo, hi)
+}
+
 impl Policy<'_> {
     /// The pre-jitter delay for `attempt`, or `None` for a free attempt (or
     /// `NaN`): it waits 0 and takes no draw. Bounded by the ceiling and the cap.
@@ -178,15 +194,7 @@ impl Policy<'_> {
     /// `(min, max)` of the total wait of retries `1 .. attempts` (the sums of
     /// [`Policy::bounds`]): the shortest and the longest a whole schedule can take.
     pub fn total_bounds(&self, attempts: f64) -> (f64, f64) {
-        let (mut lo, mut hi) = (0.0, 0.0);
-        let mut retry = 1.0;
-        while retry < attempts {
-            let (_, a, b) = self.bounds(retry);
-            lo += a;
-            hi += b;
-            retry += 1.0;
-        }
-        (lo, hi)
+        total_bounds_by(attempts, |retry| self.bounds(retry))
     }
 
     /// Sigil's policy (docs/API.md section 1): exponential, factor 2, ceiling
