@@ -113,9 +113,17 @@ export function ascii(ptr: number, len: number): string {
   return String.fromCharCode(...new Uint8Array(memory.buffer, ptr, len));
 }
 
+/** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
+let lastText: string | undefined;
+let lastMs = NaN;
+
 /** Milliseconds of duration text, or `NaN` when it is not a duration. */
 export function durationMs(s: string): number {
-  return wasm.parseDuration(text(s));
+  if (s === lastText) return lastMs;
+  const ms = wasm.parseDuration(text(s));
+  lastText = s;
+  lastMs = ms;
+  return ms;
 }
 
 /** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. */

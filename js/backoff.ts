@@ -180,11 +180,12 @@ export class Backoff implements Iterable<number> {
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
+   * `named`: every key of `options` is known to be an option name (a fluent method's copy).
    * @throws TypeError when `options` is not an object.
    */
-  private constructor(options: Record<string, unknown>, fluent: boolean) {
+  private constructor(options: Record<string, unknown>, fluent: boolean, named = false) {
     if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-    const rec = compile(options, fluent);
+    const rec = compile(options, fluent, named);
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
@@ -285,7 +286,8 @@ export class Backoff implements Iterable<number> {
   #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
     if (value === undefined) throw invalid(TYPE, key, `given (undefined would silently drop the policy's ${key})`, value);
-    return new Backoff({ ...this.#options, [key]: value }, true);
+    // Every key is an option name: this policy's own keys were checked, `key` is the method's.
+    return new Backoff({ ...this.#options, [key]: value }, true, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
@@ -507,14 +509,15 @@ function compileFailed(o: Record<string, unknown>, name: string | undefined): ne
 
 /**
  * Compiles options (a plain copy) once, in wasm, in the original
- * order: option names, the shape (`compileCurve`; for steps the length, then each step),
+ * order: option names (unless `named`: every key is known to be one), the shape
+ * (`compileCurve`; for steps the length, then each step),
  * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Each option is
  * written into the input slots by name (`put`, the fields `BACKOFF_*` of src/boundary.rs): its
  * tag and its number (strings as codes — growth, jitter kinds — or parse results — durations).
  * Returns the record.
  */
-function compile(o: Record<string, unknown>, fluent: boolean): number[] {
-  const name = unknownKey(o, BACKOFF_OPTIONS);
+function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): number[] {
+  const name = named ? undefined : unknownKey(o, BACKOFF_OPTIONS);
   const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
   // before the first compile call: that code may build another policy, which compiles in the

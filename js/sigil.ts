@@ -125,6 +125,14 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
   return total;
 }
 
+/**
+ * The option values of the last `nextDelayMs` call that compiled (the options' tag, then
+ * `baseDelayMs`, `maxDelayMs`, `jitter`, `random`, `seed`), and Sigil's policy Rust compiled
+ * for them (the register's header).
+ */
+let lastValues: readonly unknown[] | undefined;
+let lastRec: number[] | undefined;
+
 /** Read in place of options that are not an object (no object is allocated per call). */
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
@@ -145,10 +153,20 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
-  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
   if (stream !== undefined) loadStream(stream);
   else use(random ?? fallback);
+  // The same option values as the last call that compiled (and no unknown name): Rust's
+  // answer for them is the policy it compiled then, so only the attempt is left to check.
+  const last = lastValues;
+  if (!schedule && name === undefined && last !== undefined && t === last[0] && base === last[1] && max === last[2]
+    && jitter === last[3] && random === last[4] && seed === last[5] && typeof attempt === "number" && attempt >= 1
+    && attempt % 1 === 0) {
+    load(lastRec as number[]);
+    const d = wasm.delay(attempt, 0);
+    return d === d ? d : failed(attempt);
+  }
+  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
   put(s, SIGIL_ATTEMPT, tag(attempt), num(attempt));
   put(s, SIGIL_OPTIONS_FIELD, t, NaN);
@@ -161,7 +179,13 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   put(s, SIGIL_ATTEMPTS, tag(attempts), num(attempts));
   const d = wasm.sigil(schedule);
   replaced();
-  if (d === d) return d;
+  if (d === d) {
+    if (!schedule) {
+      lastRec = compiled(REC_HEADER);
+      lastValues = [t, base, max, jitter, random, seed];
+    }
+    return d;
+  }
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
   // the policy is compiled, so it is `delay`'s failure; else an option's.
   const e = slots();
