@@ -30,10 +30,10 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 23_100, "./sigil": 10_400, "./backoff": 11_400, "./random": 10_200, "./duration": 9_000,
-  "./policy": 11_350, "./chart": 14_150, "./retry": 18_100,
+  ".": 23_400, "./sigil": 10_550, "./backoff": 11_500, "./random": 10_300, "./duration": 9_100,
+  "./policy": 11_450, "./chart": 14_250, "./retry": 18_400,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 12_700,
+  "./queues": 12_800,
 };
 /**
  * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
@@ -46,7 +46,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 30_500, cjs: 27_000, workerd: 30_400 };
+export const TREE_BUDGET_GZIP = { esm: 30_850, cjs: 27_400, workerd: 30_700 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
