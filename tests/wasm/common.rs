@@ -405,16 +405,64 @@ fn sigil_checks_record_sigil_errors() {
         k[i] = t;
         k
     };
-    bad(ok, [0.0, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", 1.0);
-    bad(ok, [1.5, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", 1.0);
-    bad(with(0, STRING), [NAN, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", 1.0);
-    bad(with(1, NUMBER), [1.0, NAN, NAN, NAN, 0.0, NAN], "options", "an object or undefined", 2.0);
-    bad(with(1, NULL), [1.0, NAN, NAN, NAN, 0.0, NAN], "options", "an object or undefined", 2.0);
-    bad(with(2, NUMBER), [1.0, -1.0, NAN, NAN, 0.0, NAN], "baseDelayMs", "a non-negative number", 3.0);
-    bad(with(3, STRING), [1.0, NAN, NAN, NAN, 0.0, NAN], "maxDelayMs", "a non-negative number", 4.0);
-    bad(with(4, NUMBER), [1.0, NAN, NAN, 1.5, 0.0, NAN], "jitter", "0 (no jitter) or a number in (0, 1]", 5.0);
-    bad(with(5, NUMBER), [1.0, NAN, NAN, NAN, 0.0, NAN], "random", "a function returning numbers in [0, 1]", 6.0);
-    bad(with(6, BOOLEAN), [1.0, NAN, NAN, NAN, 0.0, NAN], "seed", "a string or a number", 7.0);
+    bad(ok, [0.0, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", f64::from(b::sigil_arg::ATTEMPT));
+    bad(ok, [1.5, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", f64::from(b::sigil_arg::ATTEMPT));
+    bad(
+        with(0, STRING),
+        [NAN, NAN, NAN, NAN, 0.0, NAN],
+        "attempt",
+        "an integer >= 1",
+        f64::from(b::sigil_arg::ATTEMPT),
+    );
+    bad(
+        with(1, NUMBER),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "options",
+        "an object or undefined",
+        f64::from(b::sigil_arg::OPTIONS),
+    );
+    bad(
+        with(1, NULL),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "options",
+        "an object or undefined",
+        f64::from(b::sigil_arg::OPTIONS),
+    );
+    bad(
+        with(2, NUMBER),
+        [1.0, -1.0, NAN, NAN, 0.0, NAN],
+        "baseDelayMs",
+        "a non-negative number",
+        f64::from(b::sigil_arg::BASE),
+    );
+    bad(
+        with(3, STRING),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "maxDelayMs",
+        "a non-negative number",
+        f64::from(b::sigil_arg::MAX),
+    );
+    bad(
+        with(4, NUMBER),
+        [1.0, NAN, NAN, 1.5, 0.0, NAN],
+        "jitter",
+        "0 (no jitter) or a number in (0, 1]",
+        f64::from(b::sigil_arg::JITTER),
+    );
+    bad(
+        with(5, NUMBER),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "random",
+        "a function returning numbers in [0, 1]",
+        f64::from(b::sigil_arg::RANDOM),
+    );
+    bad(
+        with(6, BOOLEAN),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "seed",
+        "a string or a number",
+        f64::from(b::sigil_arg::SEED),
+    );
     let mut seed_and_random = with(6, STRING);
     seed_and_random[5] = FUNCTION;
     let d = sigil_call(false, NUMBER, 1.0, OBJECT, false, u, NAN, u, NAN, u, NAN, FUNCTION, false, STRING, 0, u, NAN);
@@ -432,7 +480,7 @@ fn sigil_checks_record_sigil_errors() {
     // an unknown option name, in its place: after the options' type, before the values
     let d = sigil_call(false, NUMBER, 1.0, OBJECT, true, NUMBER, -1.0, u, NAN, u, NAN, u, false, u, 0, u, NAN);
     assert!(d.is_nan());
-    expect_error(SIGIL, "an option name", b::SIGIL_NAMES, 9.0);
+    expect_error(SIGIL, "an option name", b::SIGIL_NAMES, f64::from(b::sigil_arg::NAME));
     // a draw from a JavaScript source that is not in [0, 1] (no host here: NaN): SigilError naming random
     let d = sigil_call(false, NUMBER, 1.0, OBJECT, false, u, NAN, u, NAN, NUMBER, 0.5, FUNCTION, false, u, 0, u, NAN);
     assert!(d.is_nan());
@@ -511,35 +559,42 @@ fn backoff_checks_record_errors() {
         expect_error(kind, option, expected, arg);
     }
     const DURATION: &str = "a non-negative finite duration (ms, or text such as \"5 seconds\")";
-    bad(Options::new(), false, TYPE, "base", "given (or steps instead)", 0.0);
-    bad(Options::new(), true, TYPE, "interval", "given (or steps instead)", 0.0);
-    bad(Options::new().base(-1.0), false, RANGE, "base", DURATION, 0.0);
-    bad(Options::new().base(parse("5 minuts")), true, RANGE, "interval", DURATION, 0.0);
+    bad(Options::new(), false, TYPE, "base", "given (or steps instead)", f64::from(b::arg::BASE));
+    bad(Options::new(), true, TYPE, "interval", "given (or steps instead)", f64::from(b::arg::BASE));
+    bad(Options::new().base(-1.0), false, RANGE, "base", DURATION, f64::from(b::arg::BASE));
+    bad(Options::new().base(parse("5 minuts")), true, RANGE, "interval", DURATION, f64::from(b::arg::BASE));
     let mut o = Options::new();
     o.base = (BOOLEAN, NAN);
-    bad(o, false, TYPE, "base", DURATION, 0.0);
+    bad(o, false, TYPE, "base", DURATION, f64::from(b::arg::BASE));
     let mut o = Options::new().base(1.0);
     o.growth = (STRING, -1.0);
-    bad(o, false, TYPE, "growth", "\"exponential\", \"linear\" or \"constant\"", 1.0);
+    bad(o, false, TYPE, "growth", "\"exponential\", \"linear\" or \"constant\"", f64::from(b::arg::GROWTH));
     let mut o = Options::new().base(1.0);
     o.growth = (STRING, 2.0);
     o.factor = (NUMBER, 2.0);
-    bad(o, false, TYPE, "factor", "left out unless growth is \"exponential\"", 2.0);
+    bad(o, false, TYPE, "factor", "left out unless growth is \"exponential\"", f64::from(b::arg::FACTOR));
     let mut o = Options::new().base(1.0);
     o.factor = (NUMBER, INF);
-    bad(o, false, RANGE, "factor", "a finite number >= 1", 2.0);
+    bad(o, false, RANGE, "factor", "a finite number >= 1", f64::from(b::arg::FACTOR));
     let mut o = Options::new().base(10.0);
     o.max = (NUMBER, 5.0);
-    bad(o, true, RANGE, "max", "a duration >= base", 3.0);
+    bad(o, true, RANGE, "max", "a duration >= base", f64::from(b::arg::MAX));
     let mut o = Options::new().base(10.0);
     o.cap = (NUMBER, 5.0);
-    bad(o, true, RANGE, "cap", "a duration >= base", 4.0);
+    bad(o, true, RANGE, "cap", "a duration >= base", f64::from(b::arg::CAP));
     let mut o = Options::new().base(10.0);
     o.steps = Some(vec![]);
-    bad(o, false, TYPE, "base", "left out when steps are given (steps and curve options exclude each other)", 0.0);
+    bad(
+        o,
+        false,
+        TYPE,
+        "base",
+        "left out when steps are given (steps and curve options exclude each other)",
+        f64::from(b::arg::BASE),
+    );
     let mut o = Options::new();
     o.steps = Some(vec![]);
-    bad(o, false, RANGE, "steps", "a non-empty array of at most 1000 durations", 5.0);
+    bad(o, false, RANGE, "steps", "a non-empty array of at most 1000 durations", f64::from(b::arg::STEPS));
     assert_eq!(b::compile_steps(1001.0), 1);
     assert_eq!(b::compile_steps(2e9), 1);
     assert_eq!(b::compile_steps(1000.0), 0);
@@ -549,16 +604,30 @@ fn backoff_checks_record_errors() {
     assert_eq!(recorded().index, 1.0);
     let mut o = Options::new().base(1.0);
     o.free = (NUMBER, 1.5);
-    bad(o, false, RANGE, "free", "a non-negative safe integer", 6.0);
+    bad(o, false, RANGE, "free", "a non-negative safe integer", f64::from(b::arg::FREE));
     let mut o = Options::new().base(1.0);
     o.jitter = (NUMBER, 1.5);
-    bad(o, false, RANGE, "jitter", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", 7.0);
+    bad(
+        o,
+        false,
+        RANGE,
+        "jitter",
+        "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
+        f64::from(b::arg::JITTER),
+    );
     let mut o = Options::new().base(1.0);
     o.jitter = (STRING, -1.0);
-    bad(o, false, TYPE, "jitter", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", 7.0);
+    bad(
+        o,
+        false,
+        TYPE,
+        "jitter",
+        "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
+        f64::from(b::arg::JITTER),
+    );
     let mut o = Options::new().base(1.0);
     o.jitter = (STRING, 5.0);
-    bad(o, true, RANGE, "cap", "set for \"decorrelated\" jitter (it needs a cap)", 4.0);
+    bad(o, true, RANGE, "cap", "set for \"decorrelated\" jitter (it needs a cap)", f64::from(b::arg::CAP));
     let mut o = Options::new();
     o.steps = Some(vec![(NUMBER, 1.0)]);
     o.jitter = (STRING, 5.0);
@@ -572,7 +641,7 @@ fn backoff_checks_record_errors() {
     );
     let mut o = Options::new().base(1.0);
     o.seed = SYMBOL;
-    bad(o, false, TYPE, "seed", "a string or a number", 9.0);
+    bad(o, false, TYPE, "seed", "a string or a number", f64::from(b::arg::SEED));
     let mut o = Options::new().base(1.0);
     o.seed = NUMBER;
     o.random = FUNCTION;
@@ -580,10 +649,10 @@ fn backoff_checks_record_errors() {
     assert_eq!((recorded().kind, recorded().option.as_str(), recorded().arg), (TYPE, "seed", f64::from(b::arg::SEED)));
     let mut o = Options::new().base(1.0);
     o.attempts = (NUMBER, 0.0);
-    bad(o, false, RANGE, "maxAttempts", "an integer >= 1", 10.0);
+    bad(o, false, RANGE, "maxAttempts", "an integer >= 1", f64::from(b::arg::ATTEMPTS));
     let mut o = Options::new().base(1.0);
     o.attempts = (STRING, NAN);
-    bad(o, false, TYPE, "maxAttempts", "an integer >= 1", 10.0);
+    bad(o, false, TYPE, "maxAttempts", "an integer >= 1", f64::from(b::arg::ATTEMPTS));
     // random kinds: a function, float(), next(); anything else is a TypeError
     for (tag, float_tag, next_tag, source) in [
         (FUNCTION, UNDEFINED, UNDEFINED, b::source::FUNCTION),
@@ -603,7 +672,7 @@ fn backoff_checks_record_errors() {
     );
     // an unknown option name comes first
     assert_eq!(compile_curve(false, true, 0, NAN, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 1);
-    expect_error(TYPE, "an option name", b::BACKOFF_NAMES, 11.0);
+    expect_error(TYPE, "an option name", b::BACKOFF_NAMES, f64::from(b::arg::NAME));
     assert_eq!(b::check_schedule_attempts(1_000_002.0, 0.0), 1);
     assert_eq!(recorded().option, "maxAttempts");
     assert_eq!(b::check_schedule_attempts(1_000_001.0, 0.0), 0);
