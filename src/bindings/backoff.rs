@@ -14,7 +14,7 @@ use super::{Checked, Failed, Kind, Static, T, fail, fail_with, given, input, put
 use crate::core::{
     curve::{Curve, Growth, Jitter},
     options::{self, Given},
-    policy::{MAX_STEPS, Policy, high_draw, total_bounds_by},
+    policy::{MAX_STEPS, Policy, Run, high_draw, total_bounds_by},
     rng::{Draw, Keyed, SeedHash, Sfc32, scale},
 };
 
@@ -96,22 +96,24 @@ pub fn total_bounds(attempts: f64) {
     put(&[lo, hi]);
 }
 
-/// [`bounds`]'s numbers (one copy, for [`bounds`] and [`total_bounds`]).
+/// [`bounds`]'s numbers (one copy, for [`bounds`] and [`total_bounds`]):
+/// `Policy::bounds_by`, each run made by the delay's own instance of the
+/// composition ([`delay_at`]) with the extreme draws as the register's source
+/// (or no jitter); the policy's own source and jitter are put back after.
 #[inline(never)]
 fn bounds_at(attempt: f64) -> (f64, f64, f64) {
-    // The extreme draws as the register's source for two runs, then no jitter for
-    // one, then the policy's own source and jitter back (the register holds the
-    // same policy after the call).
     let (own, jitter) = (get(rec::SOURCE), get(rec::JITTER));
-    set(rec::SOURCE, &[f64::from(LOW)]);
-    let low = delay_at(attempt, 0);
-    set(rec::SOURCE, &[f64::from(HIGH)]);
-    let high = delay_at(attempt, 0);
-    set(rec::JITTER, &[f64::from(crate::boundary::jitter::NONE)]);
-    let plain = delay_at(attempt, 0);
+    let b = policy(regs()).bounds_by(attempt, |run| {
+        match run {
+            Run::Low => set(rec::SOURCE, &[f64::from(LOW)]),
+            Run::High => set(rec::SOURCE, &[f64::from(HIGH)]),
+            Run::Plain => set(rec::JITTER, &[f64::from(crate::boundary::jitter::NONE)]),
+        }
+        delay_at(attempt, 0)
+    });
     set(rec::SOURCE, &[own]);
     set(rec::JITTER, &[jitter]);
-    policy(regs()).bounds_of(attempt, plain, low, high)
+    b
 }
 
 /// The extreme draws of [`bounds`] as sources of [`delay_at`] (no policy has
