@@ -30,10 +30,10 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 23_400, "./sigil": 10_550, "./backoff": 11_500, "./random": 10_300, "./duration": 9_100,
-  "./policy": 11_450, "./chart": 14_250, "./retry": 18_400,
+  ".": 23_850, "./sigil": 10_600, "./backoff": 11_500, "./random": 10_300, "./duration": 9_150,
+  "./policy": 11_450, "./chart": 14_650, "./retry": 18_450,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 12_800,
+  "./queues": 12_850,
 };
 /**
  * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
@@ -46,7 +46,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 30_850, cjs: 27_400, workerd: 30_700 };
+export const TREE_BUDGET_GZIP = { esm: 31_450, cjs: 27_950, workerd: 31_350 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

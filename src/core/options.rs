@@ -4,7 +4,7 @@
 //! [`step`], [`shared`]), and the number checks every surface uses
 //! ([`number`], [`duration`]). One validation, one wording: the wasm bindings
 //! record an [`Invalid`] in the result slots (the JS wrapper builds the
-//! message), the native API ([`crate::api`]) turns it into its `Error`; both
+//! message), the native API (`crate::api`) turns it into its `Error`; both
 //! read the same `core::wording` texts.
 
 use super::check;
@@ -121,7 +121,7 @@ fn holds(expected: u32, x: f64) -> bool {
     }
 }
 
-/// A number checked by the check of `spec`'s wording ([`holds`]). A
+/// A number checked by the check of `spec`'s wording (`holds`). A
 /// non-number is a TypeError (SigilError for Sigil), a bad number the class of `spec`.
 #[inline(always)]
 pub fn number<E: From<Invalid>>(g: Given, spec: u32) -> Checked<f64, E> {
