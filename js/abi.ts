@@ -13,7 +13,7 @@
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
 import {
-  REGISTER_LEN, SLOT_COUNT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
+  REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
 } from "./boundary.js";
 
@@ -76,6 +76,16 @@ export function slots(): Float64Array {
   return view;
 }
 
+/**
+ * Writes field `field` of a call's table (`BACKOFF_*`, `SIGIL_*` of js/boundary.ts, generated
+ * from src/boundary.rs) into the input slots of `s` (a {@link slots} view taken after the last
+ * call that may grow memory): its type tag, and the number its table says it crosses as.
+ */
+export function put(s: Float64Array, field: number, t: number, x: number): void {
+  s[SLOT_INPUT + 2 * field] = t;
+  s[SLOT_INPUT + 2 * field + 1] = x;
+}
+
 /** Its address: short text is written there without a call. */
 const TEXT_AT = wasm.textBuffer(0) >>> 0;
 
@@ -103,9 +113,17 @@ export function ascii(ptr: number, len: number): string {
   return String.fromCharCode(...new Uint8Array(memory.buffer, ptr, len));
 }
 
+/** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
+let lastText: string | undefined;
+let lastMs = NaN;
+
 /** Milliseconds of duration text, or `NaN` when it is not a duration. */
 export function durationMs(s: string): number {
-  return wasm.parseDuration(text(s));
+  if (s === lastText) return lastMs;
+  const ms = wasm.parseDuration(text(s));
+  lastText = s;
+  lastMs = ms;
+  return ms;
 }
 
 /** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. */

@@ -11,11 +11,13 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { compiled, duration, FUNCTION, load, num, reg, slots, tag, text } from "./abi.js";
+import { compiled, duration, FUNCTION, load, num, put, reg, slots, tag, text } from "./abi.js";
 import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey } from "./errors.js";
 import {
-  GROWTH_NAMES, JITTER_FULL, JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH,
-  MAX_STEPS, REC_HEADER, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
+  BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
+  BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
+  JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
+  REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "./boundary.js";
 import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
@@ -178,11 +180,12 @@ export class Backoff implements Iterable<number> {
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
+   * `named`: every key of `options` is known to be an option name (a fluent method's copy).
    * @throws TypeError when `options` is not an object.
    */
-  private constructor(options: Record<string, unknown>, fluent: boolean) {
+  private constructor(options: Record<string, unknown>, fluent: boolean, named = false) {
     if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-    const rec = compile(options, fluent);
+    const rec = compile(options, fluent, named);
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
@@ -283,7 +286,8 @@ export class Backoff implements Iterable<number> {
   #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
     if (value === undefined) throw invalid(TYPE, key, `given (undefined would silently drop the policy's ${key})`, value);
-    return new Backoff({ ...this.#options, [key]: value }, true);
+    // Every key is an option name: this policy's own keys were checked, `key` is the method's.
+    return new Backoff({ ...this.#options, [key]: value }, true, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
@@ -376,14 +380,10 @@ export class Backoff implements Iterable<number> {
   totalBounds(): { min: number; max: number } {
     // No draws (the bounds settle at a fixed point in the engine): a million waits at most, whatever the jitter.
     const n = this.#bounded("totalBounds()", false);
-    let min = 0;
-    let max = 0;
-    for (let retry = 1; retry < n; retry++) {
-      const b = this.bounds(retry);
-      min += b.min;
-      max += b.max;
-    }
-    return { min, max };
+    load(this.#rec);
+    wasm.totalBounds(n);
+    const s = slots();
+    return { min: s[0] as number, max: s[1] as number };
   }
 
   /**
@@ -464,9 +464,9 @@ export class Backoff implements Iterable<number> {
 }
 
 /**
- * What a `random` option is, for `compileShared`: -1 for a seeded stream of this package,
- * else `float`'s tag * 16 + `next`'s tag (`next` read only when `float` is not a function);
- * 0 when it is not an object, or when reading them threw.
+ * What a `random` option crosses as (`via::SOURCE` of src/boundary.rs): -1 for a seeded stream
+ * of this package, else `float`'s tag * 16 + `next`'s tag (`next` read only when `float` is not a
+ * function); 0 when it is not an object, or when reading them threw.
  */
 function sourceTags(random: unknown): number {
   if (typeof random !== "object" || random === null) return 0;
@@ -502,30 +502,41 @@ function code(list: readonly string[], v: unknown, offset: number): number {
   return typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
 }
 
-/** Throws the error the last `compile*` call recorded, naming the value it blames (the `arg` order of src/bindings/backoff.rs). */
+/** Throws the error the last `compile*` call recorded, naming the field it blames (`BACKOFF_FIELDS`, by name). */
 function compileFailed(o: Record<string, unknown>, name: string | undefined): never {
-  const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
-  return fail([base, steps, growth, factor, max, free, jitter, seed, maxAttempts, cap, random, name]);
+  return fail(BACKOFF_FIELDS.map((k) => (k === "name" ? name : o[k])));
 }
 
 /**
  * Compiles options (a plain copy) once, in wasm, in the original
- * order: option names, the shape (`compileCurve`; for steps the length, then each step),
- * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Strings cross
- * as codes (growth, jitter kinds) or parse results (durations). Returns the record.
+ * order: option names (unless `named`: every key is known to be one), the shape
+ * (`compileCurve`; for steps the length, then each step),
+ * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Each option is
+ * written into the input slots by name (`put`, the fields `BACKOFF_*` of src/boundary.rs): its
+ * tag and its number (strings as codes — growth, jitter kinds — or parse results — durations).
+ * Returns the record.
  */
-function compile(o: Record<string, unknown>, fluent: boolean): number[] {
-  const name = unknownKey(o, BACKOFF_OPTIONS);
+function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): number[] {
+  const name = named ? undefined : unknownKey(o, BACKOFF_OPTIONS);
   const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
   // before the first compile call: that code may build another policy, which compiles in the
   // same wasm register, and this policy must not end up with that one's waits.
   const stepList = stepsOf(steps);
-  const kind = sourceTags(random);
-  if (
-    wasm.compileCurve(fluent, name !== undefined, tag(base), duration(base), tag(steps), tag(growth),
-      code(GROWTH_NAMES, growth, 0), tag(factor), num(factor), tag(max), duration(max), tag(cap), duration(cap)) !== 0
-  ) compileFailed(o, name);
+  const sources = sourceTags(random);
+  // Durations first: parsing text may grow wasm memory, which would detach an earlier view.
+  const baseMs = duration(base);
+  const maxMs = duration(max);
+  const capMs = duration(cap);
+  let s = slots();
+  put(s, BACKOFF_NAME, tag(name), NaN);
+  put(s, BACKOFF_BASE, tag(base), baseMs);
+  put(s, BACKOFF_STEPS, tag(steps), NaN);
+  put(s, BACKOFF_GROWTH, tag(growth), code(GROWTH_NAMES, growth, 0));
+  put(s, BACKOFF_FACTOR, tag(factor), num(factor));
+  put(s, BACKOFF_MAX, tag(max), maxMs);
+  put(s, BACKOFF_CAP, tag(cap), capMs);
+  if (wasm.compileCurve(fluent) !== 0) compileFailed(o, name);
   let len = REC_HEADER;
   if (reg()[REC_GROWTH] === STEPPED) {
     const { length, items } = stepList as { length: number; items: unknown[] };
@@ -537,12 +548,14 @@ function compile(o: Record<string, unknown>, fluent: boolean): number[] {
     }
     len += n;
   }
-  const jitterX = typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter);
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  if (
-    wasm.compileShared(fluent, tag(free), num(free), tag(jitter), jitterX, tag(seed), seedLen, tag(maxAttempts),
-      num(maxAttempts), tag(random), kind === -1, kind > 0 ? kind >> 4 : 0, kind > 0 ? kind & 15 : 0) !== 0
-  ) compileFailed(o, name);
+  s = slots();
+  put(s, BACKOFF_FREE, tag(free), num(free));
+  put(s, BACKOFF_JITTER, tag(jitter), typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
+  put(s, BACKOFF_SEED, tag(seed), seedLen);
+  put(s, BACKOFF_ATTEMPTS, tag(maxAttempts), num(maxAttempts));
+  put(s, BACKOFF_RANDOM, tag(random), sources);
+  if (wasm.compileShared(fluent) !== 0) compileFailed(o, name);
   return compiled(len);
 }
 

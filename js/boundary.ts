@@ -1,6 +1,6 @@
-// Generated from src/boundary.rs by `cargo run --example boundary` (scripts/build.sh); do not edit.
-// The numbers both sides of the wasm boundary share; the Rust test
-// `boundary::tests::generated_file_is_current` fails when this file and that table disagree.
+// Generated from src/boundary.rs; do not edit. The Rust test `boundary::tests::generated_file_is_current`
+// fails when this file and that module disagree; `BOUNDARY_WRITE=1 cargo test -q --lib boundary::` rewrites it.
+// The numbers both sides of the wasm boundary share.
 export const TAG_UNDEFINED = 0;
 export const TAG_NUMBER = 1;
 export const TAG_STRING = 2;
@@ -11,7 +11,7 @@ export const TAG_ARRAY = 6;
 export const TAG_OBJECT = 7;
 export const TAG_SYMBOL = 8;
 export const TAG_BIGINT = 9;
-export const SLOT_COUNT = 24;
+export const SLOT_COUNT = 48;
 export const ERR_KIND = 8;
 export const ERR_OPTION = 9;
 export const ERR_EXPECTED = 11;
@@ -44,7 +44,12 @@ export const SOURCE_SEEDED = 4;
 export const SOURCE_KEYED = 5;
 export const JITTER_FULL = 3;
 export const JITTER_SUBTRACT = 1;
-export const SIGIL_ARG_DRAW = 0;
+export const SLOT_INPUT = 24;
+export const SEED_OF_CREATE = 0;
+export const SEED_OF_STATE = 1;
+export const SEED_OF_SCHEMA = 2;
+export const ITEMS_OF_PICK = 0;
+export const ITEMS_OF_SHUFFLE = 1;
 export const SURFACE_SIGIL = 0;
 export const SURFACE_BACKOFF = 1;
 export const TEXT_CAPACITY = 256;
@@ -55,3 +60,35 @@ export const SIGIL_MAX_DELAY_MS = 3600000;
 export const MAX_STEPS = 1000;
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;
+// The fields of BACKOFF calls: index = input slot pair and blamed value.
+export const BACKOFF_BASE = 0;
+export const BACKOFF_GROWTH = 1;
+export const BACKOFF_FACTOR = 2;
+export const BACKOFF_MAX = 3;
+export const BACKOFF_CAP = 4;
+export const BACKOFF_STEPS = 5;
+export const BACKOFF_FREE = 6;
+export const BACKOFF_JITTER = 7;
+export const BACKOFF_RANDOM = 8;
+export const BACKOFF_SEED = 9;
+export const BACKOFF_ATTEMPTS = 10;
+export const BACKOFF_NAME = 11;
+export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts", "name"] as const;
+/** `BACKOFF_FIELDS.slice(0, 11)`: the option names, in the order messages list them. */
+export const BACKOFF_OPTIONS_FROM = 0;
+export const BACKOFF_OPTIONS_TO = 11;
+// The fields of SIGIL calls: index = input slot pair and blamed value.
+export const SIGIL_DRAW = 0;
+export const SIGIL_ATTEMPT = 1;
+export const SIGIL_OPTIONS = 2;
+export const SIGIL_BASE = 3;
+export const SIGIL_MAX = 4;
+export const SIGIL_JITTER = 5;
+export const SIGIL_RANDOM = 6;
+export const SIGIL_SEED = 7;
+export const SIGIL_ATTEMPTS = 8;
+export const SIGIL_NAME = 9;
+export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
+/** `SIGIL_FIELDS.slice(3, 9)`: the option names, in the order messages list them. */
+export const SIGIL_OPTIONS_FROM = 3;
+export const SIGIL_OPTIONS_TO = 9;

@@ -10,7 +10,7 @@ import { wasm } from "./abi.js";
 import { ascii, slots, tag, text } from "./abi.js";
 import { rethrow } from "./draw.js";
 import {
-  ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
+  BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, SIGIL_FIELDS, SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO, ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
   SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
   TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
 } from "./boundary.js";
@@ -207,11 +207,20 @@ export function readOptions(x: object, name = "options"): Record<string, unknown
 /**
  * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
  * option name (with an index, `steps[3]`) and expected text, with the value
- * to blame taken from `values` (the values the call was given, in its order).
+ * to blame taken from `values` (the values the call was given, in its order;
+ * for a call that reads fields, see {@link fieldValues}).
  * @internal
  */
 export function fail(values: readonly unknown[]): never {
   throw failure(values);
+}
+
+/**
+ * The values of a call's fields in their table's order (`BACKOFF_FIELDS`, `SIGIL_FIELDS` of
+ * js/boundary.ts), by name from `read`: what {@link fail} picks the blamed value from. @internal
+ */
+export function fieldValues<K extends string>(fields: readonly K[], read: { readonly [F in K]: unknown }): unknown[] {
+  return fields.map((k) => read[k]);
 }
 
 /** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
@@ -225,30 +234,26 @@ export function failure(values: readonly unknown[]): Error {
   return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
-/** Sigil's option names (`SIGIL_NAMES`, src/bindings/sigil.rs). @internal */
+/** Sigil's option names (the options of `SIGIL_FIELDS`). @internal */
 export const SIGIL_OPTIONS = SURFACE_SIGIL;
-/** `createBackoff`'s option names (`BACKOFF_NAMES`, src/bindings/backoff.rs). @internal */
+/** `createBackoff`'s option names (the options of `BACKOFF_FIELDS`). @internal */
 export const BACKOFF_OPTIONS = SURFACE_BACKOFF;
 
-/** The option names of each surface, read once (on first use) from Rust's list (`"one of a, b, c"`). */
+/** The option names of each surface (the option fields of src/boundary.rs's tables, in their order), made on first use. */
 const names: Set<string>[] = [];
 
 function namesOf(surface: number): Set<string> {
-  let set = names[surface];
-  if (set === undefined) {
-    wasm.optionNames(surface);
-    const s = slots();
-    set = names[surface] = new Set(ascii(s[0] as number, s[1] as number).slice("one of ".length).split(", "));
-  }
-  return set;
+  return (names[surface] ??= new Set<string>(surface === SURFACE_SIGIL
+    ? SIGIL_FIELDS.slice(SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO)
+    : BACKOFF_FIELDS.slice(BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO)));
 }
 
-/** Whether `key` is an option name of `surface` (Rust's list, read once). @internal */
+/** Whether `key` is an option name of `surface`. @internal */
 export function isOptionName(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS, key: string): boolean {
   return namesOf(surface).has(key);
 }
 
-/** The option names of `surface` as a list for a message (`"base, growth, …"`; Rust's list, read once). @internal */
+/** The option names of `surface` as a list for a message (`"base, growth, …"`). @internal */
 export function optionNames(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string {
   return [...namesOf(surface)].join(", ");
 }

@@ -7,13 +7,14 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { compiled, load, num, replaced, slots, tag, text } from "./abi.js";
+import { compiled, load, num, put, replaced, slots, tag, text } from "./abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
-import { SigilError, fail, failed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { SigilError, fail, failed, fieldValues, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
 import {
-  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ARG_DRAW, SIGIL_BASE_DELAY_MS, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, TAG_ARRAY,
-  TAG_OBJECT,
+  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
+  SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
+  SIGIL_RANDOM, SIGIL_SEED, TAG_ARRAY, TAG_OBJECT,
 } from "./boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -124,14 +125,23 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
   return total;
 }
 
+/**
+ * The option values of the last `nextDelayMs` call that compiled (the options' tag, then
+ * `baseDelayMs`, `maxDelayMs`, `jitter`, `random`, `seed`), and Sigil's policy Rust compiled
+ * for them (the register's header).
+ */
+let lastValues: readonly unknown[] | undefined;
+let lastRec: number[] | undefined;
+
 /** Read in place of options that are not an object (no object is allocated per call). */
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
 /**
  * Reads the options (only when `options` is an object) and makes the one `sigil` call:
  * validation in the original order, then the delay of retry `attempt` (or, for a
- * schedule, the number of attempts, with Sigil's policy left in the register). The
- * values an error may blame are in the order of `SIGIL_*` (src/bindings/sigil.rs).
+ * schedule, the number of attempts, with Sigil's policy left in the register). Each value
+ * is written into the input slots by name (`put`, the fields `SIGIL_*` of src/boundary.rs),
+ * and an error blames one of them by name (`SIGIL_FIELDS`).
  */
 function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number): number {
   let name: string | undefined;
@@ -143,19 +153,46 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
-  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
   if (stream !== undefined) loadStream(stream);
   else use(random ?? fallback);
-  const d = wasm.sigil(schedule, tag(attempt), num(attempt), t, name !== undefined, tag(base), num(base), tag(max),
-    num(max), tag(jitter), num(jitter), tag(random), stream !== undefined, tag(seed), seedLen, tag(attempts), num(attempts));
+  // The same option values as the last call that compiled (and no unknown name): Rust's
+  // answer for them is the policy it compiled then, so only the attempt is left to check.
+  const last = lastValues;
+  if (!schedule && name === undefined && last !== undefined && t === last[0] && base === last[1] && max === last[2]
+    && jitter === last[3] && random === last[4] && seed === last[5] && typeof attempt === "number" && attempt >= 1
+    && attempt % 1 === 0) {
+    load(lastRec as number[]);
+    const d = wasm.delay(attempt, 0);
+    return d === d ? d : failed(attempt);
+  }
+  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
+  const s = slots();
+  put(s, SIGIL_ATTEMPT, tag(attempt), num(attempt));
+  put(s, SIGIL_OPTIONS_FIELD, t, NaN);
+  put(s, SIGIL_NAME, tag(name), NaN);
+  put(s, SIGIL_BASE, tag(base), num(base));
+  put(s, SIGIL_MAX, tag(max), num(max));
+  put(s, SIGIL_JITTER, tag(jitter), num(jitter));
+  put(s, SIGIL_RANDOM, tag(random), stream !== undefined ? 1 : 0);
+  put(s, SIGIL_SEED, tag(seed), seedLen);
+  put(s, SIGIL_ATTEMPTS, tag(attempts), num(attempts));
+  const d = wasm.sigil(schedule);
   replaced();
-  if (d === d) return d;
+  if (d === d) {
+    if (!schedule) {
+      lastRec = compiled(REC_HEADER);
+      lastValues = [t, base, max, jitter, random, seed];
+    }
+    return d;
+  }
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
   // the policy is compiled, so it is `delay`'s failure; else an option's.
-  const s = slots();
-  if (s[ERR_KIND] === KIND_KEY_TEXT || s[ERR_ARG] === SIGIL_ARG_DRAW) return failed(attempt as number);
-  return fail([undefined, attempt, options, base, max, jitter, random, seed, attempts, name]);
+  const e = slots();
+  if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) return failed(attempt as number);
+  return fail(fieldValues(SIGIL_FIELDS, {
+    draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
+  }));
 }
 
 /**

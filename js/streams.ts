@@ -9,6 +9,7 @@
 import { wasm } from "./abi.js";
 import { ARRAY, num, streamWords, tag, text } from "./abi.js";
 import { fail, failure, invalid, readable, TYPE } from "./errors.js";
+import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE } from "./boundary.js";
 
 /**
  * A seed: a string, or a number standing for `String(number)` (`42` and `"42"`
@@ -94,12 +95,12 @@ abstract class RandomBase implements Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    const i = this.int(0, itemCount(items, 0) - 1);
+    const i = this.int(0, itemCount(items, ITEMS_OF_PICK) - 1);
     return read(items, () => items[i] as T);
   }
 
   shuffle<T>(items: readonly T[]): T[] {
-    const n = itemCount(items, 1);
+    const n = itemCount(items, ITEMS_OF_SHUFFLE);
     const out: T[] = [];
     read(items, () => {
       for (let i = 0; i < n; i++) out.push(items[i] as T);
@@ -122,13 +123,13 @@ function read<T>(items: unknown, get: () => T): T {
   return readable("items", "an array whose length and items can be read", items, get);
 }
 
-/** The checked `length` of `pick`'s (`shuffle` 0) or `shuffle`'s (1) `items` (src/bindings/random.rs, `checkItems`). */
-function itemCount(items: unknown, shuffle: number): number {
+/** The checked `length` of `pick`'s (`ITEMS_OF_PICK`) or `shuffle`'s (`ITEMS_OF_SHUFFLE`) `items` (src/bindings/random.rs, `checkItems`). */
+function itemCount(items: unknown, of: number): number {
   // A revoked Proxy: Array.isArray throws, which tag() reads as "an object"; read() keeps the cause.
   if (typeof items === "object" && items !== null) read(items, () => Array.isArray(items));
   const t = tag(items);
   const length = t === ARRAY ? read(items, () => (items as unknown[]).length) : undefined;
-  if (wasm.checkItems(shuffle, t, num(length)) !== 0) fail([items, length]);
+  if (wasm.checkItems(of, t, num(length)) !== 0) fail([items, length]);
   return length as number;
 }
 
@@ -262,7 +263,7 @@ export function loadStream(words: Words): void {
  * @internal
  */
 export function seedWords(seed: Seed): Words {
-  if (wasm.checkSeed(0, tag(seed), num(seed)) !== 0) fail([seed]);
+  if (wasm.checkSeed(SEED_OF_CREATE, tag(seed), num(seed)) !== 0) fail([seed]);
   const len = text(String(seed));
   Words.save();
   wasm.streamSeed(len);
@@ -320,7 +321,7 @@ function readState(value: unknown, schema: boolean): [problems: [Error, (string 
     }
   }
   if (problems.length === 0) {
-    if (wasm.checkSeed(schema ? 2 : 1, tag(seed), num(seed)) !== 0) problems.push([failure([seed]), ["seed"]]);
+    if (wasm.checkSeed(schema ? SEED_OF_SCHEMA : SEED_OF_STATE, tag(seed), num(seed)) !== 0) problems.push([failure([seed]), ["seed"]]);
     if (wasm.checkWords(tag(words), num(length)) !== 0) problems.push([failure([words, length]), ["words"]]);
     else w.forEach((x, i) => wasm.checkWord(i, tag(x), num(x)) !== 0 && problems.push([failure([x]), ["words", i]]));
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the publishable package in pkg/:
 #   cargo (wasm32, release) -> wasm-bindgen (web glue) -> wasm-opt (npm binaryen)
-#   -> tsc (js/*.ts -> build/js, with .d.ts) -> scripts/assemble.mjs (pkg/).
+#   -> check js/boundary.ts against src/boundary.rs -> tsc (js/*.ts -> build/js,
+#   with .d.ts) -> scripts/assemble.mjs (pkg/).
 # Run scripts/setup.sh first (npm start / npm test / npm run build do).
 set -euo pipefail
 # shellcheck source=scripts/env.sh
@@ -30,8 +31,16 @@ node_modules/.bin/wasm-opt -Oz --converge --enable-reference-types --enable-bulk
   --enable-sign-ext --enable-multivalue --strip-debug --strip-producers --strip-target-features \
   build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm
 
-log "js/boundary.ts from src/boundary.rs (the numbers both sides share)"
-cargo run -q --example boundary > js/boundary.ts.new && mv js/boundary.ts.new js/boundary.ts
+log "js/boundary.ts is what src/boundary.rs generates (checked, not rewritten)"
+# The committed file is the one tsc compiles and the one reviewed: a build never
+# rewrites it, so a stale file fails here (and in `cargo test`) instead of being
+# replaced silently.
+if ! cargo test -q --lib boundary::tests::generated_file_is_current >build/boundary-check.log 2>&1; then
+  cat build/boundary-check.log >&2
+  echo "[build] FAIL: js/boundary.ts differs from src/boundary.rs; regenerate it with" >&2
+  echo "[build]   BOUNDARY_WRITE=1 cargo test -q --lib boundary::" >&2
+  exit 1
+fi
 
 log "tsc"
 rm -rf build/js

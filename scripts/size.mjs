@@ -30,18 +30,23 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 23_800, "./sigil": 10_200, "./backoff": 11_300, "./random": 10_100, "./duration": 9_000,
-  "./policy": 11_200, "./chart": 14_600, "./retry": 18_100,
+  ".": 24_150, "./sigil": 10_600, "./backoff": 11_500, "./random": 10_300, "./duration": 9_150,
+  "./policy": 11_450, "./chart": 14_650, "./retry": 18_800,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 12_600,
+  "./queues": 13_000,
 };
+/**
+ * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
+ * fail the run: the shipped wasm, and the application bundles of `/sigil` and `/backoff`.
+ */
+export const GOALS_GZIP = { wasm: 6_000, "./sigil": 8_500, "./backoff": 9_500 };
 /** Budget of an entry point that has no line above (a new one), gzip bytes. */
 export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
 /**
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 3 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 31_400, cjs: 27_900, workerd: 31_300 };
+export const TREE_BUDGET_GZIP = { esm: 31_850, cjs: 28_400, workerd: 31_650 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -218,6 +223,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   for (const [label, got, budget] of budgets(m)) {
     over ||= got > budget;
     console.error(`${got <= budget ? "ok  " : "OVER"} ${label}: ${got} (budget ${budget})`);
+  }
+  const wasm = Object.entries(m.perFile).find(([f]) => f.endsWith(".wasm"))?.[1];
+  const goals = [["wasm, gzip", wasm?.gzip, GOALS_GZIP.wasm]];
+  for (const sub of ["./sigil", "./backoff"]) goals.push([`app bundle of ${sub}, gzip`, m.appBundle[sub]?.gzip, GOALS_GZIP[sub]]);
+  for (const [label, got, goal] of goals) {
+    console.error(`goal ${got !== undefined && got <= goal ? "met    " : "not met"} ${label}: ${got} (goal ${goal})`);
   }
   process.exitCode = over ? 1 : 0;
 }

@@ -27,32 +27,45 @@
 use std::cell::Cell;
 use std::fmt;
 
-use crate::core::check;
+use crate::boundary::{GROWTH_NAMES, JITTER_NAMES, arg, jitter as jitter_code, tags};
 pub use crate::core::curve::Jitter;
 use crate::core::curve::{Curve, Growth};
-use crate::core::policy::{MAX_STEPS, Policy};
+use crate::core::options::{self, Given, Invalid};
+use crate::core::policy::Policy;
 use crate::core::rng::{Draw, Keyed, SeedHash, Sfc32, key_prefix, keyed_draw, scale};
+use crate::core::wording::{self, T};
 
-/// A bad option, as [`Builder::build`] reports it: which option, and what it must be (the
-/// wording of the npm package's error for the same option).
+/// A bad option, as [`Builder::build`] reports it: which option, what it must be and the
+/// value received. Its `Display` is the message of the npm package's error for the same
+/// options, `"<option> must be <expected>; received <value>"` (the same validation and
+/// the same wording on both sides).
 ///
 /// ```
 /// use backoff_wasm::Backoff;
 ///
 /// let e = Backoff::exponential(1000.0).max(500.0).build().unwrap_err();
-/// assert_eq!((e.option, e.expected), ("max", "a duration >= base"));
+/// assert_eq!((e.option, e.expected, e.received.as_str()), ("max", "a duration >= base", "500"));
+/// assert_eq!(e.to_string(), "max must be a duration >= base; received 500");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     /// The option's name (`base`, `factor`, `max`, `cap`, `steps`, `free`, `jitter`, `maxAttempts`).
     pub option: &'static str,
+    /// The element of a list option (`steps[3]`), if the error is about one.
+    pub index: Option<usize>,
     /// What it must be.
     pub expected: &'static str,
+    /// The value received, as the JavaScript message writes it (`0.5`, `"decorrelated"`, `an array`).
+    pub received: String,
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} must be {}", self.option, self.expected)
+        write!(f, "{}", self.option)?;
+        if let Some(i) = self.index {
+            write!(f, "[{i}]")?;
+        }
+        write!(f, " must be {}; received {}", self.expected, self.received)
     }
 }
 
@@ -164,6 +177,7 @@ pub struct Builder {
     growth: Growth,
     base: f64,
     factor: f64,
+    factor_given: bool,
     max: f64,
     cap: f64,
     steps: Vec<f64>,
@@ -196,6 +210,7 @@ impl Backoff {
             growth,
             base,
             factor: 2.0,
+            factor_given: false,
             max: f64::INFINITY,
             cap: f64::INFINITY,
             steps: Vec::new(),
@@ -359,6 +374,7 @@ impl Builder {
     /// ```
     pub fn factor(mut self, factor: f64) -> Builder {
         self.factor = factor;
+        self.factor_given = true;
         self
     }
 
@@ -484,46 +500,135 @@ impl Builder {
     /// assert_eq!(Backoff::fixed(1.0).max_attempts(0).build().unwrap_err().option, "maxAttempts");
     /// ```
     pub fn build(mut self) -> Result<Backoff, Error> {
-        let err = |option, expected| Error { option, expected };
+        let f = self.fields();
+        let fail = |e: Invalid| error(e, &f, &self.steps);
+        let read = |i: u32| f[i as usize];
+        let shape = options::curve(false, &read).map_err(fail)?;
+        if self.stepped {
+            options::steps::<Invalid>(self.steps.len() as f64).map_err(fail)?;
+            for (i, s) in self.steps.iter().enumerate() {
+                options::step::<Invalid>(Given::number(*s), i as u32).map_err(fail)?;
+            }
+        }
+        let (_, jitter, _, _) = options::shared(false, &read, &shape).map_err(fail)?;
+        if jitter.draws(0.0) && matches!(self.source, Source::None) {
+            let spec = options::spec(options::Kind::Type, T::Jitter, T::JitterNeedsSource, arg::JITTER);
+            return Err(fail(Invalid::of(spec)));
+        }
         if !self.stepped {
-            self.base = check::delay_ms(self.base).map_err(|e| err("base", e))?;
-            self.factor = check::factor(self.factor).map_err(|e| err("factor", e))?;
-            if self.max != f64::INFINITY {
-                let m = check::delay_ms(self.max).map_err(|e| err("max", e))?;
-                self.max = check::ceiling(m, self.base).map_err(|e| err("max", e))?;
-            }
-        } else if self.steps.is_empty() || self.steps.len() > MAX_STEPS {
-            return Err(err("steps", "a non-empty array of at most 1000 durations"));
-        } else {
-            for s in &self.steps {
-                check::delay_ms(*s).map_err(|e| err("steps", e))?;
-            }
+            [self.base, self.factor, self.max] = [shape[1], shape[2], shape[3]];
         }
-        if self.cap != f64::INFINITY {
-            let floor = if self.stepped { 0.0 } else { self.base };
-            let c = check::delay_ms(self.cap).map_err(|e| err("cap", e))?;
-            self.cap = check::ceiling(c, floor).map_err(|e| err("cap", e))?;
-        }
-        check::free(self.free).map_err(|e| err("free", e))?;
-        if let Jitter::Spread(f) | Jitter::Subtract(f) = self.jitter {
-            check::fraction(f).map_err(|_| err("jitter", "a number in [0, 1]"))?;
-        }
-        if self.jitter == Jitter::Decorrelated {
-            if self.stepped {
-                return Err(err("jitter", "a kind other than decorrelated with steps"));
-            }
-            if !self.max.min(self.cap).is_finite() {
-                return Err(err("max", "set for decorrelated jitter (it needs a cap)"));
-            }
-        }
-        if self.jitter.draws(0.0) && matches!(self.source, Source::None) {
-            return Err(err("jitter", "given with a seed or a random stream (the Rust API has no default source)"));
-        }
-        if self.attempts == Some(0) {
-            return Err(err("maxAttempts", "an integer >= 1"));
+        self.cap = shape[4];
+        if !matches!(self.jitter, Jitter::Subtract(_)) {
+            self.jitter = jitter;
         }
         Ok(Backoff { b: self })
     }
+
+    /// The options as the JavaScript wrapper gives them to the validation
+    /// (`boundary::BACKOFF_FIELDS`): a type tag and a number each.
+    fn fields(&self) -> options::Fields {
+        let mut f = [Given::ABSENT; arg::COUNT];
+        let mut set = |field: u32, g: Given| f[field as usize] = g;
+        let bounded = |x: f64| if x == f64::INFINITY { Given::ABSENT } else { Given::number(x) };
+        if self.stepped {
+            set(arg::STEPS, Given { tag: tags::ARRAY, x: f64::NAN });
+        } else {
+            set(arg::BASE, Given::number(self.base));
+            set(arg::GROWTH, Given { tag: tags::STRING, x: f64::from(self.growth.code()) });
+            if self.factor_given {
+                set(arg::FACTOR, Given::number(self.factor));
+            }
+            set(arg::MAX, bounded(self.max));
+        }
+        set(arg::CAP, bounded(self.cap));
+        set(arg::FREE, Given::number(self.free));
+        set(
+            arg::JITTER,
+            match self.jitter {
+                Jitter::None => Given::ABSENT,
+                Jitter::Spread(x) | Jitter::Subtract(x) => Given::number(x),
+                kind => Given { tag: tags::STRING, x: f64::from(kind.code()) },
+            },
+        );
+        match self.source {
+            Source::None => {}
+            Source::Keyed(_) => set(arg::SEED, Given { tag: tags::STRING, x: 0.0 }),
+            Source::Stream(_) => set(arg::RANDOM, Given { tag: tags::OBJECT, x: -1.0 }),
+        }
+        if let Some(n) = self.attempts {
+            set(arg::ATTEMPTS, Given::number(n as f64));
+        }
+        f
+    }
+}
+
+/// The [`Error`] of a failed check of `fields` (`steps`: the steps, for an element's error).
+fn error(e: Invalid, fields: &options::Fields, steps: &[f64]) -> Error {
+    let text = |id: u32| {
+        let (start, end) = wording::span(id as usize);
+        wording::ALL.get(start..end).unwrap_or("")
+    };
+    let index = (e.index >= 0.0).then_some(e.index as usize);
+    let given = match index {
+        Some(i) => Given::number(steps.get(i).copied().unwrap_or(f64::NAN)),
+        None => fields.get(e.field() as usize).copied().unwrap_or(Given::ABSENT),
+    };
+    Error { option: text(e.option()), index, expected: text(e.expected()), received: received(e.field(), given) }
+}
+
+/// A received value as the JavaScript message describes it: a number as
+/// `String(x)` writes it, a string quoted, any other value by its kind.
+fn received(field: u32, g: Given) -> String {
+    let names: &[&str] = match field {
+        arg::GROWTH => &GROWTH_NAMES,
+        arg::JITTER => &JITTER_NAMES,
+        _ => &[],
+    };
+    let offset = if field == arg::JITTER { jitter_code::FULL as usize } else { 0 };
+    match g.tag {
+        tags::NUMBER => js_number_text(g.x),
+        tags::STRING => match names.get((g.x as usize).wrapping_sub(offset)) {
+            Some(name) => format!("\"{name}\""),
+            None => "a string".to_string(),
+        },
+        tags::ARRAY => "an array".to_string(),
+        tags::OBJECT => "an object".to_string(),
+        _ => "undefined".to_string(),
+    }
+}
+
+/// JavaScript's `String(x)` for any number: the shortest digits that
+/// round-trip, in plain notation from 1e-6 up to below 1e21, else in exponent
+/// form (`1.5e+21`, `1e-7`); `NaN`, `Infinity`, `-Infinity`; `-0` is `0`.
+fn js_number_text(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let sci = format!("{:e}", x.abs()); // shortest round-trip digits: "1.5e-7"
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let n = exp.parse::<i32>().unwrap_or(0) + 1; // the decimal point's place after the first digit
+    let k = digits.len() as i32;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = if n - 1 < 0 { format!("-{}", 1 - n) } else { format!("+{}", n - 1) };
+        let m = if k == 1 { digits.clone() } else { format!("{}.{}", &digits[..1], &digits[1..]) };
+        format!("{m}e{e}")
+    };
+    format!("{sign}{body}")
 }
 
 /// JavaScript's `String(n)` for an integer `n` (the text a keyed draw hashes):
@@ -566,9 +671,46 @@ mod tests {
     }
 
     #[test]
-    fn errors_name_the_option() {
+    fn js_text_of_any_number() {
+        for (x, text) in [
+            (0.5, "0.5"),
+            (-0.0, "0"),
+            (2.0, "2"),
+            (1e21, "1e+21"),
+            (1.5e-7, "1.5e-7"),
+            (0.000001, "0.000001"),
+            (123.456, "123.456"),
+            (-1e-7, "-1e-7"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (1e20, "100000000000000000000"),
+        ] {
+            assert_eq!(js_number_text(x), text, "{x}");
+        }
+    }
+
+    #[test]
+    fn errors_say_what_was_received_as_the_js_messages_do() {
         let e = Backoff::exponential(1000.0).factor(0.5).build().unwrap_err();
-        assert_eq!(e.to_string(), "factor must be a finite number >= 1");
+        assert_eq!(e.to_string(), "factor must be a finite number >= 1; received 0.5");
+        let e = Backoff::exponential(100.0).jitter(Jitter::Spread(2.0)).seed("s").build().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "jitter must be a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"; received 2"
+        );
+        let e = Backoff::steps(&[10.0, -1.0]).build().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "steps[1] must be a non-negative finite duration (ms, or text such as \"5 seconds\"); received -1"
+        );
+        let e = Backoff::linear(100.0).factor(3.0).build().unwrap_err();
+        assert_eq!(e.to_string(), "factor must be left out unless growth is \"exponential\"; received 3");
+        let e = Backoff::exponential(100.0).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
+        assert_eq!(e.to_string(), "max must be set for \"decorrelated\" jitter (it needs a cap); received undefined");
+        let e = Backoff::steps(&[1.0]).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
+        assert_eq!(e.received, "\"decorrelated\"");
+        let e = Backoff::exponential(100.0).max_attempts(0).build().unwrap_err();
+        assert_eq!(e.to_string(), "maxAttempts must be an integer >= 1; received 0");
         assert_eq!(Backoff::exponential(1000.0).cap(10.0).build().unwrap_err().option, "cap");
         assert_eq!(Backoff::steps(&[]).build().unwrap_err().option, "steps");
         assert_eq!(Backoff::steps(&vec![1.0; 1001]).build().unwrap_err().option, "steps");

@@ -1,11 +1,14 @@
 //! The numbers both sides of the wasm boundary share: type tags, result and
 //! error slots, error classes, the layout of a compiled policy, draw-source
 //! codes, growth and jitter codes, the order of the values an error blames,
-//! option-list ids, Sigil's constants and buffer sizes. This file is their one
-//! source: `src/bindings` uses them directly, and the JavaScript wrappers import
-//! `js/boundary.ts`, which is generated from [`TABLE`] (`cargo run --example
-//! boundary`, run by scripts/build.sh). The test `generated_file_is_current`
-//! fails when the committed file and this table disagree.
+//! the fields every option-reading call takes (name, how it crosses, order, the
+//! index an error blames: [`BACKOFF_FIELDS`], [`SIGIL_FIELDS`]), the modes of
+//! `checkSeed` and `checkItems`, option-list ids, Sigil's constants and buffer
+//! sizes. This file is their one source: `src/bindings` uses them directly, and
+//! the JavaScript wrappers import `js/boundary.ts`, generated from this module
+//! ([`typescript`]). The committed file is checked, never rewritten by the
+//! build: the test `generated_file_is_current` (run by scripts/build.sh and by
+//! `cargo test`) fails when it differs, naming the command that regenerates it.
 
 /// Type tags of JS values, as `js/abi.ts` (`tag`) computes them.
 pub mod tags {
@@ -33,8 +36,8 @@ pub mod tags {
 
 /// The result slots (`f64`) and where the last error is recorded in them.
 pub mod slot {
-    /// Number of `f64` result slots.
-    pub const COUNT: usize = 24;
+    /// Number of `f64` slots: results, the last error, then the input slots.
+    pub const COUNT: usize = INPUT + 2 * INPUTS;
     /// Slot of the error class ([`super::kind`]).
     pub const ERR_KIND: usize = 8;
     /// Slots of the option name (pointer, byte length; ASCII).
@@ -47,6 +50,14 @@ pub mod slot {
     pub const ERR_INDEX: usize = 14;
     /// Slots of the numbers that fill the `{}` placeholders of the expected text.
     pub const ERR_NUMBERS: usize = 15;
+    /// First input slot: field `i` of a call's table ([`super::Field`]) is at
+    /// `INPUT + 2 * i` (its type tag) and `INPUT + 2 * i + 1` (its number).
+    pub const INPUT: usize = 24;
+    /// Fields of the longest table.
+    pub const INPUTS: usize = 12;
+    const _: () = assert!(super::arg::COUNT <= INPUTS && super::sigil_arg::COUNT <= INPUTS);
+    // An error records the blamed field's index in four bits (`bindings::spec`).
+    const _: () = assert!(INPUTS <= 16);
 }
 
 /// Error classes recorded in [`slot::ERR_KIND`].
@@ -143,63 +154,161 @@ pub mod jitter {
 /// The named jitter kinds, by `code - jitter::FULL`.
 pub const JITTER_NAMES: [&str; 3] = ["full", "equal", "decorrelated"];
 
-/// Indexes of the values a `createBackoff` compile error blames, in the order
-/// the JS wrapper passes them.
-pub mod arg {
-    /// `base` (`interval` for the fluent policy).
-    pub const BASE: u32 = 0;
-    /// `steps`.
-    pub const STEPS: u32 = 1;
-    /// `growth`.
-    pub const GROWTH: u32 = 2;
-    /// `factor`.
-    pub const FACTOR: u32 = 3;
-    /// `max`, the ceiling before jitter.
-    pub const MAX: u32 = 4;
-    /// `free`.
-    pub const FREE: u32 = 5;
-    /// `jitter`.
-    pub const JITTER: u32 = 6;
-    /// `seed`.
-    pub const SEED: u32 = 7;
-    /// `maxAttempts`.
-    pub const ATTEMPTS: u32 = 8;
-    /// `cap`, the hard bound after jitter.
-    pub const CAP: u32 = 9;
-    /// `random`.
-    pub const RANDOM: u32 = 10;
-    /// The first option name that is not one.
-    pub const NAME: u32 = 11;
-    /// The value a draw returned (the errors of `delay`).
-    pub const DRAW: u32 = 0;
+/// How a field's value crosses: the JS wrapper writes its type tag ([`tags`])
+/// into the field's first input slot and, into the second, the number named
+/// here (`js/abi.ts`, `put`).
+pub mod via {
+    /// Nothing is written: a value only an error blames (a draw's result).
+    pub const NONE: u32 = 0;
+    /// The number itself, NaN for a non-number.
+    pub const NUMBER: u32 = 1;
+    /// A `DurationInput`: a string's parse result (NaN when it is not a
+    /// duration), a number itself, else NaN.
+    pub const DURATION: u32 = 2;
+    /// `growth`: its index in [`super::GROWTH_NAMES`], -1 for another string.
+    pub const GROWTH: u32 = 3;
+    /// `jitter`: a number itself; a string its code (its index in
+    /// [`super::JITTER_NAMES`] plus [`super::jitter::FULL`]), -1 for another string.
+    pub const JITTER: u32 = 4;
+    /// A seed: `String(value)` (a string or number) written into the text
+    /// buffer; the number is its length in UTF-16 code units.
+    pub const TEXT: u32 = 5;
+    /// `createBackoff`'s `random`: -1 for a seeded stream of this package, else
+    /// the tag of its `float` property times 16 plus the tag of its `next`
+    /// (read only when `float` is not a function); 0 when it is not an object
+    /// or reading them threw.
+    pub const SOURCE: u32 = 6;
+    /// Sigil's `random`: 1 for a `seededRandom` function (whose stream the
+    /// wrapper loaded), else 0.
+    pub const SEEDED: u32 = 7;
+    /// The tag alone (the number is NaN).
+    pub const TAG: u32 = 8;
 }
 
-/// Indexes of the values a `sigil` error blames, in the order the JS wrapper
-/// passes them; 0 is the value a draw returned (the errors of `delay`).
-pub mod sigil_arg {
-    /// The value a draw returned.
-    pub const DRAW: u32 = 0;
-    /// `attempt` of `nextDelayMs`.
-    pub const ATTEMPT: u32 = 1;
-    /// The `options` argument itself.
-    pub const OPTIONS: u32 = 2;
-    /// `baseDelayMs`.
-    pub const BASE: u32 = 3;
-    /// `maxDelayMs`.
-    pub const MAX: u32 = 4;
-    /// `jitter`.
-    pub const JITTER: u32 = 5;
-    /// `random`.
-    pub const RANDOM: u32 = 6;
-    /// `seed`.
-    pub const SEED: u32 = 7;
-    /// `maxAttempts` of `retrySchedule`.
-    pub const ATTEMPTS: u32 = 8;
-    /// The first option name that is not one.
-    pub const NAME: u32 = 9;
+/// One value a call reads from the input slots: its JS name (an option's key,
+/// or what the value is), how it crosses ([`via`]), and, by its place in its
+/// table, its index: the field's input slots are `slot::INPUT + 2 * index` (the
+/// tag) and the next one (the number), and an error that blames it records the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The constant's name in `js/boundary.ts` (after the table's prefix).
+    pub id: &'static str,
+    /// The option's key (or, for a value that is not an option, what it is).
+    pub name: &'static str,
+    /// How its value crosses ([`via`]).
+    pub via: u32,
+    /// Whether it is an option (a key of the options object).
+    pub option: bool,
 }
 
-/// Option lists (`optionNames(surface)`).
+/// Defines a module of field indexes (in the order of the list) and the table
+/// of those fields, from one list of `ID = "name" via option|value` rows.
+macro_rules! fields {
+    ($(#[$m:meta])* mod $module:ident, $(#[$tm:meta])* $table:ident { $($(#[$doc:meta])* $id:ident = $name:literal $via:ident $kind:ident,)* }) => {
+        $(#[$m])*
+        pub mod $module {
+            #[allow(non_camel_case_types, dead_code, clippy::upper_case_acronyms)]
+            #[repr(u32)]
+            enum Index { $($id,)* }
+            $($(#[$doc])* pub const $id: u32 = Index::$id as u32;)*
+            /// How many fields there are.
+            pub const COUNT: usize = [$(Index::$id),*].len();
+        }
+        $(#[$tm])*
+        pub const $table: &[Field] = &[$(Field { id: stringify!($id), name: $name, via: via::$via, option: fields!(@option $kind) },)*];
+    };
+    (@option option) => { true };
+    (@option value) => { false };
+}
+
+fields! {
+    /// The fields of `compileCurve` and `compileShared` (`createBackoff` and the
+    /// fluent policy), in the order an error's blamed value is numbered; the
+    /// options come first, in the order of the option list of an unknown name's
+    /// error (`core::wording::T::BackoffNames`).
+    mod arg,
+    /// The table of [`arg`] (the generator's input for `BACKOFF_*`).
+    BACKOFF_FIELDS {
+        /// `base` (`interval` for the fluent policy).
+        BASE = "base" DURATION option,
+        /// `growth`.
+        GROWTH = "growth" GROWTH option,
+        /// `factor`.
+        FACTOR = "factor" NUMBER option,
+        /// `max`, the ceiling before jitter.
+        MAX = "max" DURATION option,
+        /// `cap`, the hard bound after jitter.
+        CAP = "cap" DURATION option,
+        /// `steps` (its tag: the array is read by `compileSteps` and `compileStep`).
+        STEPS = "steps" TAG option,
+        /// `free`.
+        FREE = "free" NUMBER option,
+        /// `jitter`.
+        JITTER = "jitter" JITTER option,
+        /// `random`.
+        RANDOM = "random" SOURCE option,
+        /// `seed`.
+        SEED = "seed" TEXT option,
+        /// `maxAttempts`.
+        ATTEMPTS = "maxAttempts" NUMBER option,
+        /// The first option name that is not one (its tag: a string when there is one).
+        NAME = "name" TAG value,
+    }
+}
+
+/// The value a draw returned: what the errors of `delay` blame (value 0 of the one they are given).
+pub const DRAW: u32 = 0;
+
+fields! {
+    /// The fields of `sigil` (Sigil's `nextDelayMs`, `retrySchedule`), in the
+    /// order an error's blamed value is numbered; 0 is the value a draw
+    /// returned (the errors of `delay`); the options in the order of the option
+    /// list of an unknown name's error (`core::wording::T::SigilNames`).
+    mod sigil_arg,
+    /// The table of [`sigil_arg`] (the generator's input for `SIGIL_*`).
+    SIGIL_FIELDS {
+        /// The value a draw returned.
+        DRAW = "draw" NONE value,
+        /// `attempt` of `nextDelayMs`.
+        ATTEMPT = "attempt" NUMBER value,
+        /// The `options` argument itself.
+        OPTIONS = "options" TAG value,
+        /// `baseDelayMs`.
+        BASE = "baseDelayMs" NUMBER option,
+        /// `maxDelayMs`.
+        MAX = "maxDelayMs" NUMBER option,
+        /// `jitter`.
+        JITTER = "jitter" NUMBER option,
+        /// `random`.
+        RANDOM = "random" SEEDED option,
+        /// `seed`.
+        SEED = "seed" TEXT option,
+        /// `maxAttempts` of `retrySchedule`.
+        ATTEMPTS = "maxAttempts" NUMBER option,
+        /// The first option name that is not one (its tag: a string when there is one).
+        NAME = "name" TAG value,
+    }
+}
+
+/// Whose seed `checkSeed` checks.
+pub mod seed_of {
+    /// `createRandom(seed)`: a string or any number.
+    pub const CREATE: u32 = 0;
+    /// `restoreRandom(state)`'s `state.seed`: a string or any number.
+    pub const STATE: u32 = 1;
+    /// `RANDOM_STATE_SCHEMA`'s `state.seed`: a string or a finite number.
+    pub const SCHEMA: u32 = 2;
+}
+
+/// Whose `items` `checkItems` checks.
+pub mod items_of {
+    /// `Random.pick`: a non-empty array.
+    pub const PICK: u32 = 0;
+    /// `Random.shuffle`: an array of at most `core::check::MAX_SHUFFLE_ITEMS`.
+    pub const SHUFFLE: u32 = 1;
+}
+
+/// Option lists (`SIGIL_OPTION_NAMES`, `BACKOFF_OPTION_NAMES` in `js/boundary.ts`).
 pub mod surface {
     /// Sigil's options (SigilError).
     pub const SIGIL: u32 = 0;
@@ -234,7 +343,10 @@ pub const TABLE: &[(&str, f64)] = &[
     ("SOURCE_NEXT", source::NEXT as f64), ("SOURCE_SEEDED", source::SEEDED as f64),
     ("SOURCE_KEYED", source::KEYED as f64),
     ("JITTER_FULL", jitter::FULL as f64), ("JITTER_SUBTRACT", jitter::SUBTRACT as f64),
-    ("SIGIL_ARG_DRAW", sigil_arg::DRAW as f64),
+    ("SLOT_INPUT", slot::INPUT as f64),
+    ("SEED_OF_CREATE", seed_of::CREATE as f64), ("SEED_OF_STATE", seed_of::STATE as f64),
+    ("SEED_OF_SCHEMA", seed_of::SCHEMA as f64), ("ITEMS_OF_PICK", items_of::PICK as f64),
+    ("ITEMS_OF_SHUFFLE", items_of::SHUFFLE as f64),
     ("SURFACE_SIGIL", surface::SIGIL as f64), ("SURFACE_BACKOFF", surface::BACKOFF as f64),
     ("TEXT_CAPACITY", TEXT_CAPACITY as f64), ("REGISTER_LEN", REGISTER_LEN as f64),
     ("SIGIL_MAX_ATTEMPTS", crate::core::SIGIL_MAX_ATTEMPTS as f64),
@@ -243,14 +355,22 @@ pub const TABLE: &[(&str, f64)] = &[
     ("MAX_STEPS", crate::core::policy::MAX_STEPS as f64),
 ];
 
-/// The text of `js/boundary.ts`: every [`TABLE`] entry, and the growth and
-/// jitter names, as TypeScript constants.
+/// The option names in an "one of a, b, c" wording, in its order.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+fn names_of(wording: crate::core::wording::T) -> Vec<&'static str> {
+    let list = crate::core::wording::text(wording);
+    list.strip_prefix("one of ").unwrap_or(list).split(", ").collect()
+}
+
+/// The text of `js/boundary.ts`: every [`TABLE`] entry, the growth and jitter
+/// names, each field table's indexes (`BACKOFF_BASE`, …), names
+/// (`BACKOFF_FIELDS`) and where its options are among them, as TypeScript constants.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn typescript() -> String {
     let mut out = String::from(
-        "// Generated from src/boundary.rs by `cargo run --example boundary` (scripts/build.sh); do not edit.\n\
-         // The numbers both sides of the wasm boundary share; the Rust test\n\
-         // `boundary::tests::generated_file_is_current` fails when this file and that table disagree.\n",
+        "// Generated from src/boundary.rs; do not edit. The Rust test `boundary::tests::generated_file_is_current`\n\
+         // fails when this file and that module disagree; `BOUNDARY_WRITE=1 cargo test -q --lib boundary::` rewrites it.\n\
+         // The numbers both sides of the wasm boundary share.\n",
     );
     for (name, value) in TABLE {
         out.push_str(&format!("export const {name} = {value};\n"));
@@ -258,6 +378,22 @@ pub fn typescript() -> String {
     let list = |names: &[&str]| names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
     out.push_str(&format!("export const GROWTH_NAMES = [{}] as const;\n", list(&GROWTH_NAMES)));
     out.push_str(&format!("export const JITTER_NAMES = [{}] as const;\n", list(&JITTER_NAMES)));
+    for (prefix, table) in [("BACKOFF", BACKOFF_FIELDS), ("SIGIL", SIGIL_FIELDS)] {
+        out.push_str(&format!("// The fields of {prefix} calls: index = input slot pair and blamed value.\n"));
+        for (i, f) in table.iter().enumerate() {
+            out.push_str(&format!("export const {prefix}_{} = {i};\n", f.id));
+        }
+        let names: Vec<&str> = table.iter().map(|f| f.name).collect();
+        out.push_str(&format!("export const {prefix}_FIELDS = [{}] as const;\n", list(&names)));
+        let first = table.iter().position(|f| f.option).unwrap_or(0);
+        let end = first + table.iter().filter(|f| f.option).count();
+        out.push_str(&format!(
+            "/** `{prefix}_FIELDS.slice({first}, {end})`: the option names, in the order messages list them. */\n"
+        ));
+        out.push_str(&format!(
+            "export const {prefix}_OPTIONS_FROM = {first};\nexport const {prefix}_OPTIONS_TO = {end};\n"
+        ));
+    }
     out
 }
 
@@ -265,14 +401,60 @@ pub fn typescript() -> String {
 mod tests {
     use super::*;
     use crate::core::curve::{Growth, Jitter};
+    use crate::core::wording::T;
+
+    /// Set to rewrite `js/boundary.ts` instead of checking it.
+    const WRITE: &str = "BOUNDARY_WRITE";
 
     #[test]
     fn generated_file_is_current() {
-        let committed = include_str!("../js/boundary.ts");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/js/boundary.ts");
+        let generated = typescript();
+        if std::env::var_os(WRITE).is_some() {
+            std::fs::write(path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
         assert!(
-            committed == typescript(),
-            "js/boundary.ts is stale: run `cargo run --example boundary > js/boundary.ts` (scripts/build.sh does)"
+            committed == generated,
+            "js/boundary.ts differs from what src/boundary.rs generates: regenerate it with \
+             `{WRITE}=1 cargo test -q --lib boundary::` and commit it"
         );
+    }
+
+    #[test]
+    fn option_lists_name_the_option_fields_in_their_order() {
+        for (wording, table) in [(T::BackoffNames, BACKOFF_FIELDS), (T::SigilNames, SIGIL_FIELDS)] {
+            let options: Vec<&str> = table.iter().filter(|f| f.option).map(|f| f.name).collect();
+            assert_eq!(names_of(wording), options, "{wording:?}");
+            // The options are one run of the table (js/errors.ts slices them out).
+            let first = table.iter().position(|f| f.option).unwrap_or(0);
+            assert!(table[first..first + options.len()].iter().all(|f| f.option), "{wording:?}");
+        }
+    }
+
+    #[test]
+    fn field_indexes_follow_the_tables() {
+        for (i, f) in BACKOFF_FIELDS.iter().enumerate() {
+            let index = [
+                arg::BASE,
+                arg::GROWTH,
+                arg::FACTOR,
+                arg::MAX,
+                arg::CAP,
+                arg::STEPS,
+                arg::FREE,
+                arg::JITTER,
+                arg::RANDOM,
+                arg::SEED,
+                arg::ATTEMPTS,
+                arg::NAME,
+            ][i];
+            assert_eq!(index as usize, i, "{}", f.id);
+        }
+        assert_eq!(arg::COUNT, BACKOFF_FIELDS.len());
+        assert_eq!(sigil_arg::COUNT, SIGIL_FIELDS.len());
+        assert_eq!(SIGIL_FIELDS[sigil_arg::DRAW as usize].via, via::NONE);
+        assert_eq!(SIGIL_FIELDS[sigil_arg::NAME as usize].name, "name");
     }
 
     #[test]

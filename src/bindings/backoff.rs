@@ -10,13 +10,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{
-    Checked, Kind, Static, T, duration_option, fail, fail_with, number, ok, put, seed_and_random, spec, status, tags::*,
-};
+use super::{Checked, Failed, Kind, Static, T, fail, fail_with, given, input, put, spec, status};
 use crate::core::{
-    check,
     curve::{Curve, Growth, Jitter},
-    policy::{MAX_STEPS, Policy, high_draw},
+    options::{self, Given},
+    policy::{MAX_STEPS, Policy, Run, high_draw, total_bounds_by},
     rng::{Draw, Keyed, SeedHash, Sfc32, scale},
 };
 
@@ -24,9 +22,6 @@ use crate::core::{
 pub const BACKOFF_NAMES: &str = crate::core::wording::text(T::BackoffNames);
 
 pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
-
-/// [`rec::STEPPED`] as the register holds it.
-const STEPPED: f64 = rec::STEPPED as f64;
 
 /// The policy register: the compiled policy the next [`delay`]/[`bounds`] runs.
 static REG: Static<[f64; REGISTER_LEN]> = Static::new([0.0; REGISTER_LEN]);
@@ -87,20 +82,38 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// curve for the nominal delay.
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
-    // The extreme draws as the register's source for two runs, then no jitter for
-    // one, then the policy's own source and jitter back (the register holds the
-    // same policy after the call).
+    let (nominal, lo, hi) = bounds_at(attempt);
+    put(&[nominal, lo, hi]);
+}
+
+/// `[min, max]` into slots 0..2: the total wait of retries `1 .. attempts`
+/// under the policy in the register (`core::policy::Policy::total_bounds`,
+/// each retry's bounds as [`bounds`] computes them). The wrapper checks
+/// `attempts` first (at most a million retries).
+#[wasm_bindgen(js_name = totalBounds)]
+pub fn total_bounds(attempts: f64) {
+    let (lo, hi) = total_bounds_by(attempts, bounds_at);
+    put(&[lo, hi]);
+}
+
+/// [`bounds`]'s numbers (one copy, for [`bounds`] and [`total_bounds`]):
+/// `Policy::bounds_by`, each run made by the delay's own instance of the
+/// composition ([`delay_at`]) with the extreme draws as the register's source
+/// (or no jitter); the policy's own source and jitter are put back after.
+#[inline(never)]
+fn bounds_at(attempt: f64) -> (f64, f64, f64) {
     let (own, jitter) = (get(rec::SOURCE), get(rec::JITTER));
-    set(rec::SOURCE, &[f64::from(LOW)]);
-    let low = delay_at(attempt, 0);
-    set(rec::SOURCE, &[f64::from(HIGH)]);
-    let high = delay_at(attempt, 0);
-    set(rec::JITTER, &[f64::from(crate::boundary::jitter::NONE)]);
-    let plain = delay_at(attempt, 0);
+    let b = policy(regs()).bounds_by(attempt, |run| {
+        match run {
+            Run::Low => set(rec::SOURCE, &[f64::from(LOW)]),
+            Run::High => set(rec::SOURCE, &[f64::from(HIGH)]),
+            Run::Plain => set(rec::JITTER, &[f64::from(crate::boundary::jitter::NONE)]),
+        }
+        delay_at(attempt, 0)
+    });
     set(rec::SOURCE, &[own]);
     set(rec::JITTER, &[jitter]);
-    let (nominal, lo, hi) = policy(regs()).bounds_of(attempt, plain, low, high);
-    put(&[nominal, lo, hi]);
+    b
 }
 
 /// The extreme draws of [`bounds`] as sources of [`delay_at`] (no policy has
@@ -238,193 +251,51 @@ fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
     }))
 }
 
-/// `steps.length` as the array reports it (a Proxy may lie): a number in
-/// `[0, 2^32 - 1]`, truncated; anything else counts as 0.
-fn array_length(x: f64) -> u32 {
-    if (0.0..=f64::from(u32::MAX)).contains(&x) { x as u32 } else { 0 }
-}
-
-/// Validates the shape of `createBackoff` options (docs/API.md sections 2 and 5),
-/// the first step: an unknown option name (`unknown`: the wrapper found one,
-/// value [`arg::NAME`]), then steps (excluding every curve option but `cap`; an
-/// array, whose length `compileSteps` then checks and whose elements
-/// `compileStep` checks) or a curve (`base` given and a duration, `growth`,
-/// `factor` only for exponential, `max` >= base), then `cap` (>= base). Each
-/// option comes as its type tag and a number: durations their ms (a string's
-/// parse result), `growth` its code (0, 1, 2 for "exponential", "linear",
-/// "constant"; -1 for another string). On success the register holds the
-/// shape ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
+/// Validates the shape of `createBackoff` options from the input slots (fields
+/// [`arg`]): `core::options::curve` (an unknown option name, then steps or a
+/// curve, then `cap`). On success the register holds the shape
+/// ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileCurve)]
-#[allow(clippy::too_many_arguments)]
-pub fn compile_curve(
-    fluent: bool,
-    unknown: bool,
-    base_tag: u32,
-    base: f64,
-    steps_tag: u32,
-    growth_tag: u32,
-    growth: f64,
-    factor_tag: u32,
-    factor: f64,
-    max_tag: u32,
-    max: f64,
-    cap_tag: u32,
-    cap: f64,
-) -> u32 {
-    if unknown {
-        return status(Err(fail(spec(Kind::Type, T::OptionName, T::BackoffNames, arg::NAME))));
-    }
-    let r = shape(fluent, [base_tag, steps_tag, growth_tag, factor_tag, max_tag], [base, growth, factor, max])
-        .and_then(|[g, base, factor, max]| {
-            let floor = if g == STEPPED { 0.0 } else { base };
-            let cap = bound(cap_tag, cap, T::Cap, floor, arg::CAP)?;
-            set(0, &[g, base, factor, max, cap]);
-            set(rec::STEPS, &[0.0]);
-            Ok(())
-        });
+pub fn compile_curve(fluent: bool) -> u32 {
+    let r = options::curve::<Failed>(fluent, &given).map(|shape| {
+        set(0, &shape);
+        set(rec::STEPS, &[0.0]);
+    });
     status(r)
 }
 
-/// An optional bound (`max` or `cap`): absent or `Infinity` is unbounded, else a duration >= `floor`.
-fn bound(tag: u32, x: f64, name: T, floor: f64, a: u32) -> Checked<f64> {
-    if tag == UNDEFINED || (tag == NUMBER && x == f64::INFINITY) {
-        return Ok(f64::INFINITY);
-    }
-    let m = ok(duration_option(tag, x, spec(Kind::Range, name, T::DelayMs, a), -1.0))?;
-    check::ceiling(m, floor).map_err(|_| fail(spec(Kind::Range, name, T::Ceiling, a)))
-}
-
-fn shape(fluent: bool, tags: [u32; 5], x: [f64; 4]) -> Checked<[f64; 4]> {
-    let base_name = if fluent { T::Interval } else { T::Base };
-    let [base_tag, steps_tag, growth_tag, factor_tag, max_tag] = tags;
-    let [base, growth, factor, max] = x;
-    if steps_tag != UNDEFINED {
-        // The first curve option given (a chain of constants, no table on the stack).
-        let given = if base_tag != UNDEFINED {
-            Some((T::Base, arg::BASE))
-        } else if growth_tag != UNDEFINED {
-            Some((T::Growth, arg::GROWTH))
-        } else if factor_tag != UNDEFINED {
-            Some((T::Factor, arg::FACTOR))
-        } else if max_tag != UNDEFINED {
-            Some((T::Max, arg::MAX))
-        } else {
-            None
-        };
-        if let Some((name, a)) = given {
-            return Err(fail(spec(Kind::Type, name, T::LeftOutWithSteps, a)));
-        }
-        if steps_tag != ARRAY {
-            return Err(fail(spec(Kind::Type, T::Steps, T::StepsExpected, arg::STEPS)));
-        }
-        return Ok([STEPPED, 0.0, 1.0, f64::INFINITY]);
-    }
-    if base_tag == UNDEFINED {
-        return Err(fail(spec(Kind::Type, base_name, T::GivenOrSteps, arg::BASE)));
-    }
-    let base = ok(duration_option(base_tag, base, spec(Kind::Range, base_name, T::DelayMs, arg::BASE), -1.0))?;
-    let growth = if growth_tag == UNDEFINED {
-        Growth::Exponential
-    } else {
-        let known = if growth_tag == STRING && growth >= 0.0 { Growth::from_code(growth as u32) } else { None };
-        known.ok_or_else(|| fail(spec(Kind::Type, T::Growth, T::GrowthNames, arg::GROWTH)))?
-    };
-    let factor = if factor_tag == UNDEFINED {
-        2.0
-    } else {
-        ok(number(factor_tag, factor, spec(Kind::Range, T::Factor, T::FactorExpected, arg::FACTOR)))?
-    };
-    if growth != Growth::Exponential && factor_tag != UNDEFINED {
-        return Err(fail(spec(Kind::Type, T::Factor, T::FactorUnlessExponential, arg::FACTOR)));
-    }
-    let max = bound(max_tag, max, T::Max, base, arg::MAX)?;
-    Ok([f64::from(growth.code()), base, factor, max])
-}
-
 /// Checks `steps.length` (a number, else `NaN`; a Proxy may lie: anything but a
-/// number in `[0, 2^32 - 1]` counts as 0): 1 to [`MAX_STEPS`] steps, else a
+/// number in `[0, 2^32 - 1]` counts as 0): 1 to `MAX_STEPS` steps, else a
 /// RangeError at once (no element is read). On success the register holds the count.
 #[wasm_bindgen(js_name = compileSteps)]
 pub fn compile_steps(length: f64) -> u32 {
-    let len = array_length(length) as usize;
-    if len == 0 || len > MAX_STEPS {
-        return status(Err(fail(spec(Kind::Range, T::Steps, T::StepsExpected, arg::STEPS))));
-    }
-    set(rec::STEPS, &[len as f64]);
-    0
+    status(options::steps::<Failed>(length).map(|len| set(rec::STEPS, &[len as f64])))
 }
 
-/// Validates step `index` of `steps` (tag and number as for `compileCurve`'s
-/// durations) into the register. Returns 0, or 1 with the error recorded
-/// (naming `steps[index]`; the value is value 0).
+/// Validates step `index` of `steps` (its tag and number, as a field of
+/// `compileCurve` crosses) into the register. Returns 0, or 1 with the error
+/// recorded (naming `steps[index]`; the value is value 0).
 #[wasm_bindgen(js_name = compileStep)]
 pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
-    let i = index as usize;
-    let r = ok(duration_option(tag, x, spec(Kind::Range, T::Steps, T::DelayMs, 0), f64::from(index)));
-    status(r.map(|ms| set(rec::HEADER + i.min(MAX_STEPS - 1), &[ms])))
-}
-
-/// The jitter codes `js/backoff.ts` maps strings to: 3 "full", 4 "equal",
-/// 5 "decorrelated" (`Jitter::code`); -1 for any other string.
-fn jitter_of_option(tag: u32, x: f64) -> Checked<Jitter> {
-    if tag == UNDEFINED {
-        return Ok(Jitter::None);
-    }
-    if tag == NUMBER {
-        let f = check::fraction(x).map_err(|_| fail(spec(Kind::Range, T::Jitter, T::JitterExpected, arg::JITTER)))?;
-        return Ok(if f == 0.0 { Jitter::None } else { Jitter::Spread(f) });
-    }
-    match (tag, x) {
-        (STRING, 3.0) => Ok(Jitter::Full),
-        (STRING, 4.0) => Ok(Jitter::Equal),
-        (STRING, 5.0) => Ok(Jitter::Decorrelated),
-        _ => Err(fail(spec(Kind::Type, T::Jitter, T::JitterExpected, arg::JITTER))),
-    }
+    let i = (index as usize).min(MAX_STEPS - 1);
+    status(options::step::<Failed>(Given { tag, x }, index).map(|ms| set(rec::HEADER + i, &[ms])))
 }
 
 /// Validates the options every shape takes, after `compileCurve` (and the
-/// steps), in this order: `free`, `jitter` (decorrelated needs a curve with a
-/// finite `max` or `cap`), `seed` (a string or number, its text `String(seed)`
-/// in the text buffer, `seed_len` code units; never with `random`),
-/// `maxAttempts`, then `random`: its tag, whether it is a seeded stream of this
-/// package, and the tags of its `float` and `next` properties (read only when
-/// it is an object; `next` only when `float` is not a function). On success the
-/// register holds the whole compiled policy. Returns 0, or 1 with the error recorded.
+/// steps), from the input slots: `core::options::shared` (`free`, `jitter`,
+/// `seed` — its text `String(seed)` in the text buffer —, `maxAttempts`,
+/// `random`). On success the register holds the whole compiled policy.
+/// Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileShared)]
-#[allow(clippy::too_many_arguments)]
-pub fn compile_shared(
-    fluent: bool,
-    free_tag: u32,
-    free: f64,
-    jitter_tag: u32,
-    jitter: f64,
-    seed_tag: u32,
-    seed_len: u32,
-    attempts_tag: u32,
-    attempts: f64,
-    random_tag: u32,
-    seeded: bool,
-    float_tag: u32,
-    next_tag: u32,
-) -> u32 {
-    let tags = [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag];
-    let r = shared(fluent, tags, [free, jitter, attempts]).and_then(|(free, jitter, attempts)| {
-        let src = if seed_tag != UNDEFINED {
-            source::KEYED
-        } else if random_tag == UNDEFINED {
-            source::NEXT
-        } else if seeded {
-            source::SEEDED
-        } else {
-            random_kind(random_tag, float_tag, next_tag)?
-        };
+pub fn compile_shared(fluent: bool) -> u32 {
+    let shape = [get(rec::GROWTH), get(rec::BASE), get(rec::FACTOR), get(rec::MAX), get(rec::CAP)];
+    let r = options::shared::<Failed>(fluent, &given, &shape).map(|(free, jitter, attempts, src)| {
         let j = f64::from(jitter.code());
         set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), 0.0, 0.0, 0.0, 0.0, attempts]);
         set(rec::SIGIL, &[0.0]);
         if src == source::KEYED {
-            load_key(seed_len);
+            load_key(input(arg::SEED).1 as u32);
         }
-        Ok(())
     });
     status(r)
 }
@@ -436,57 +307,4 @@ pub fn compile_shared(
 #[inline(never)]
 pub(crate) fn load_key(len: u32) {
     set(rec::KEY, &super::seed_hash(len).update_units(&[u16::from(b' ')]).words().map(f64::from));
-}
-
-fn shared(fluent: bool, tags: [u32; 5], x: [f64; 3]) -> Checked<(f64, Jitter, f64)> {
-    let [free_tag, jitter_tag, seed_tag, random_tag, attempts_tag] = tags;
-    let [free, jitter, attempts] = x;
-    let free = if free_tag == UNDEFINED {
-        0.0
-    } else {
-        ok(number(free_tag, free, spec(Kind::Range, T::Free, T::FreeExpected, arg::FREE)))?
-    };
-    let jitter = jitter_of_option(jitter_tag, jitter)?;
-    if jitter == Jitter::Decorrelated {
-        if get(rec::GROWTH) == STEPPED {
-            return Err(fail(spec(Kind::Type, T::Jitter, T::DecorrelatedSteps, arg::JITTER)));
-        }
-        if !crate::core::check::finite(get(rec::MAX).min(get(rec::CAP))) {
-            let (name, a) = if fluent { (T::Cap, arg::CAP) } else { (T::Max, arg::MAX) };
-            return Err(fail(spec(Kind::Range, name, T::DecorrelatedCap, a)));
-        }
-    }
-    if seed_tag != UNDEFINED {
-        if random_tag != UNDEFINED {
-            return Err(seed_and_random(arg::SEED));
-        }
-        if seed_tag != STRING && seed_tag != NUMBER {
-            return Err(fail(spec(Kind::Type, T::Seed, T::SeedExpected, arg::SEED)));
-        }
-    }
-    let attempts = if attempts_tag == UNDEFINED {
-        f64::NAN
-    } else {
-        ok(number(attempts_tag, attempts, spec(Kind::Range, T::MaxAttempts, T::AttemptNumber, arg::ATTEMPTS)))?
-    };
-    Ok((free, jitter, attempts))
-}
-
-/// Classifies a `random` option: a function, an object with `float(min, max)`,
-/// or one with `next()` (`source` codes); TypeError otherwise (also given by
-/// the wrapper when reading its properties threw: `tag` is then [`OBJECT`]
-/// with no function found).
-fn random_kind(tag: u32, float_tag: u32, next_tag: u32) -> Checked<u32> {
-    if tag == FUNCTION {
-        return Ok(source::FUNCTION);
-    }
-    if super::is_object(tag) {
-        if float_tag == FUNCTION {
-            return Ok(source::FLOAT);
-        }
-        if next_tag == FUNCTION {
-            return Ok(source::NEXT);
-        }
-    }
-    Err(fail(spec(Kind::Type, T::Random, T::RandomExpected, arg::RANDOM)))
 }

@@ -40,10 +40,7 @@ use core::cell::UnsafeCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::core::{
-    check,
-    wording::{ALL, T, span},
-};
+use crate::core::wording::{ALL, T, span};
 
 /// A `static` the single wasm thread mutates (wasm32-unknown-unknown without
 /// atomics has one thread, and no export runs JS code while it holds a reference).
@@ -83,7 +80,8 @@ pub use slot::{ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTI
 static SLOTS: Static<[f64; SLOT_COUNT]> = Static::new([0.0; SLOT_COUNT]);
 
 /// Address of the result slots: `SLOT_COUNT` doubles. Slots 0..8 hold results,
-/// `ERR_*` the last error. Read them right after the call that wrote them.
+/// `ERR_*` the last error (read them right after the call that wrote them),
+/// and from `slot::INPUT` on the fields the wrapper writes before a call.
 #[wasm_bindgen]
 pub fn slots() -> u32 {
     SLOTS.0.get() as u32
@@ -100,18 +98,31 @@ pub fn slot(i: usize) -> f64 {
     SLOTS.with(|s| s.get(i).copied().unwrap_or(f64::NAN))
 }
 
+/// The tag and number the wrapper wrote for field `field` of the call's table
+/// (`boundary::BACKOFF_FIELDS`, `boundary::SIGIL_FIELDS`): input slots
+/// `slot::INPUT + 2 * field` and the next.
+#[inline(always)]
+pub(crate) fn input(field: u32) -> (u32, f64) {
+    let at = slot::INPUT + 2 * field as usize;
+    SLOTS.with(|s| (s.get(at).copied().unwrap_or(0.0) as u32, s.get(at + 1).copied().unwrap_or(f64::NAN)))
+}
+
+/// Writes field `field`'s tag and number into the input slots, as the JS
+/// wrapper does (for the wasm tests).
+pub fn put_input(field: u32, tag: u32, x: f64) {
+    let at = slot::INPUT + 2 * field as usize;
+    SLOTS.with(|s| {
+        if let Some(pair) = s.get_mut(at..at + 2) {
+            pair.copy_from_slice(&[f64::from(tag), x]);
+        }
+    });
+}
+
 // ------------------------------------------------------------------ errors
 
-/// Error classes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kind {
-    /// `RangeError`: a value of the right type out of range.
-    Range = kind::RANGE as isize,
-    /// `TypeError`: a value of the wrong type, or options that exclude each other.
-    Type = kind::TYPE as isize,
-    /// `SigilError` (`code: "invalid_argument"`): any bad Sigil input.
-    Sigil = kind::SIGIL as isize,
-}
+pub use crate::core::options::Kind;
+pub(crate) use crate::core::options::spec;
+use crate::core::options::{self, Given, Invalid};
 
 /// Records [`kind::KEY_TEXT`] as the error class: the wrapper writes
 /// JavaScript's `String(attempt)` into the text buffer and calls `delay` again.
@@ -129,13 +140,6 @@ pub struct Failed;
 
 /// A check's result: the value, or [`Failed`] with the error recorded.
 pub type Checked<T> = Result<T, Failed>;
-
-/// One error's description as one number: its class, the index of the value
-/// to blame, the option name and the expected wording ([`T`]). Built from
-/// constants, it is one constant at each check.
-pub(crate) const fn spec(kind: Kind, option: T, expected: T, arg: u32) -> u32 {
-    kind as u32 | arg << 2 | (option as u32) << 6 | (expected as u32) << 13
-}
 
 /// The address and byte length of wording `id` (`core::wording`).
 pub(crate) fn text_of(id: u32) -> [f64; 2] {
@@ -176,69 +180,30 @@ pub(crate) fn fail_with(spec: u32, numbers: [f64; 2]) -> Failed {
     record(spec, -1.0, a, b)
 }
 
-/// Whether `x` passes the check whose wording is `expected` (a [`T`] id): the
-/// `core::check` function of that wording.
-fn holds(expected: u32, x: f64) -> bool {
-    const ATTEMPT_NUMBER: u32 = T::AttemptNumber as u32;
-    const SCHEDULE_ATTEMPTS: u32 = T::ScheduleAttempts as u32;
-    const DECORRELATED_SCHEDULE_ATTEMPTS: u32 = T::DecorrelatedScheduleAttempts as u32;
-    const NON_NEGATIVE: u32 = T::NonNegative as u32;
-    const SIGIL_JITTER: u32 = T::SigilJitter as u32;
-    const FACTOR: u32 = T::FactorExpected as u32;
-    const FREE: u32 = T::FreeExpected as u32;
-    const DELAY_MS: u32 = T::DelayMs as u32;
-    const FINITE: u32 = T::Finite as u32;
-    match expected {
-        ATTEMPT_NUMBER => check::attempt_number(x).is_ok(),
-        SCHEDULE_ATTEMPTS => check::schedule_attempts(x).is_ok(),
-        DECORRELATED_SCHEDULE_ATTEMPTS => check::decorrelated_schedule_attempts(x).is_ok(),
-        NON_NEGATIVE => check::non_negative(x).is_ok(),
-        SIGIL_JITTER => check::sigil_jitter(x).is_ok(),
-        FACTOR => check::factor(x).is_ok(),
-        FREE => check::free(x).is_ok(),
-        DELAY_MS => check::delay_ms(x).is_ok(),
-        FINITE => check::finite(x),
-        _ => false,
+/// A failed `core::options` check, recorded where it fails.
+impl From<Invalid> for Failed {
+    #[inline(always)]
+    fn from(e: Invalid) -> Failed {
+        // `index` is a constant at all but the checks of list elements: one call of one argument.
+        if e.index < 0.0 { fail(e.spec) } else { fail_at(e.spec, e.index) }
     }
 }
 
-/// A number checked by the check of `spec`'s wording ([`holds`]): the number, or
-/// NaN with the error recorded (no check passes NaN). A non-number is a
-/// TypeError (SigilError for Sigil), a bad number the class of `spec`.
+/// `core::options::number` with its error recorded: the number, or NaN (no
+/// check passes NaN).
 #[inline(never)]
 pub(crate) fn number(tag: u32, x: f64, spec: u32) -> f64 {
-    if tag != NUMBER {
-        let k = if spec & 3 == Kind::Sigil as u32 { Kind::Sigil } else { Kind::Type };
-        let _ = fail(spec & !3 | k as u32);
-        return f64::NAN;
-    }
-    checked(x, spec, -1.0)
+    options::number::<Failed>(Given { tag, x }, spec).unwrap_or(f64::NAN)
 }
 
-/// `x` when it passes the check of `spec`'s wording, else NaN with the error recorded.
-fn checked(x: f64, spec: u32, index: f64) -> f64 {
-    if holds(spec >> 13 & 0x7f, x) {
-        return x;
-    }
-    let _ = fail_at(spec, index);
-    f64::NAN
+/// Field `field` of the call's table as the wrapper wrote it (see [`input`]).
+#[inline(always)]
+pub(crate) fn given(field: u32) -> Given {
+    let (tag, x) = input(field);
+    Given { tag, x }
 }
 
-/// A `DurationInput` option as ms, checked by the check of `spec`'s wording: for
-/// a string `x` is its parse result (`NaN` when it is not a duration), for a
-/// number the number; any other type is a TypeError, a bad value a RangeError
-/// (`spec`'s class is ignored). NaN with the error recorded.
-#[inline(never)]
-pub(crate) fn duration_option(tag: u32, x: f64, spec: u32, index: f64) -> f64 {
-    let spec = spec & !3;
-    if tag != STRING && tag != NUMBER {
-        let _ = fail_at(spec | Kind::Type as u32, index);
-        return f64::NAN;
-    }
-    checked(x, spec | Kind::Range as u32, index)
-}
-
-/// The result of [`number`] or [`duration_option`] as a [`Checked`] (NaN: failed).
+/// The result of [`number`] as a [`Checked`] (NaN: failed).
 #[inline(always)]
 pub(crate) fn ok(x: f64) -> Checked<f64> {
     if x.is_nan() { Err(Failed) } else { Ok(x) }
@@ -251,5 +216,5 @@ pub(crate) fn status(r: Checked<()>) -> u32 {
 
 /// The TypeError for `seed` together with `random` (value `arg`).
 pub(crate) fn seed_and_random(arg: u32) -> Failed {
-    fail(spec(Kind::Type, T::Seed, T::SeedAndRandom, arg))
+    Failed::from(options::seed_and_random(arg))
 }

@@ -10,15 +10,16 @@ use crate::core::{
     rng::{Draw, Sfc32, int_between, scale},
 };
 
-/// Whose seed [`check_seed`] checks: `createRandom(seed)`.
-const SEED_OF_CREATE: u32 = 0;
-/// `restoreRandom(state)`: `state.seed`.
-const SEED_OF_STATE: u32 = 1;
+use crate::boundary::{
+    items_of,
+    seed_of::{CREATE as SEED_OF_CREATE, STATE as SEED_OF_STATE},
+};
 
 /// Checks a seed (value 0, `x` when it is a number): for `createRandom`
-/// (`which` 0, `seed`) and `restoreRandom` (1, `state.seed`) a string or any
-/// number, whose `String(seed)` is hashed, so every snapshot `state()` writes is
-/// restored; for `RANDOM_STATE_SCHEMA` (2, `state.seed`) a string or a finite
+/// (`which` `seed_of::CREATE`, `seed`) and `restoreRandom`
+/// (`seed_of::STATE`, `state.seed`) a string or any number, whose
+/// `String(seed)` is hashed, so every snapshot `state()` writes is restored; for
+/// `RANDOM_STATE_SCHEMA` (`seed_of::SCHEMA`, `state.seed`) a string or a finite
 /// number, as `@sdxc/random`'s schema (`string() | number()`, finite only) reads
 /// a stored snapshot. 0, or 1 with a TypeError recorded.
 #[wasm_bindgen(js_name = checkSeed)]
@@ -32,19 +33,21 @@ pub fn check_seed(which: u32, tag: u32, x: f64) -> u32 {
     1
 }
 
-/// Checks the `items` of `Random.pick` (`shuffle` 0) or `Random.shuffle` (1):
+/// Checks the `items` of `Random.pick` (`of` [`items_of::PICK`]) or
+/// `Random.shuffle` ([`items_of::SHUFFLE`]):
 /// an array (TypeError; value 0) whose `length` (value 1, `NaN` when it is not a
 /// number) is an item count (RangeError): 1 to 2^32 - 1 for `pick` (an empty
 /// list: "a non-empty array", as upstream's RangeError), 0 to
 /// [`check::MAX_SHUFFLE_ITEMS`] for `shuffle`. 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = checkItems)]
-pub fn check_items(shuffle: u32, tag: u32, length: f64) -> u32 {
+pub fn check_items(of: u32, tag: u32, length: f64) -> u32 {
+    let pick = of == items_of::PICK;
     let r = if tag != ARRAY {
         Err(fail(spec(Kind::Type, T::Items, T::AnArray, 0)))
-    } else if shuffle == 0 && length == 0.0 {
+    } else if pick && length == 0.0 {
         Err(fail(spec(Kind::Range, T::Items, T::NonEmptyArray, 0)))
     } else {
-        let (min, max) = if shuffle == 0 { (1.0, check::MAX_ARRAY_LENGTH) } else { (0.0, check::MAX_SHUFFLE_ITEMS) };
+        let (min, max) = if pick { (1.0, check::MAX_ARRAY_LENGTH) } else { (0.0, check::MAX_SHUFFLE_ITEMS) };
         if check::item_count(length, min, max) {
             Ok(())
         } else {

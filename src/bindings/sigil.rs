@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::{
     Checked, Kind, T,
     backoff::{load_key, rec, set, source},
-    fail, is_object, number, ok, put, seed_and_random, spec,
+    fail, input, is_object, number, ok, seed_and_random, spec,
     tags::*,
 };
 use crate::core::{
@@ -27,38 +27,26 @@ fn or_default(tag: u32, x: f64, default: f64) -> (u32, f64) {
     if tag == UNDEFINED { (NUMBER, default) } else { (tag, x) }
 }
 
-/// Sigil in one call: validates `nextDelayMs`'s attempt (unless `schedule`) and
-/// the options, each as its type tag and number, in the original order
-/// (attempt, options, option names — `unknown` when the wrapper found an
-/// unknown one —, `baseDelayMs`, `maxDelayMs`, `jitter`, `random` — `seeded`
-/// when it is a `seededRandom` function, whose stream the wrapper loaded —, `seed` —
-/// its text in the text buffer, `seed_len` code units —, and for a schedule
-/// `maxAttempts`), compiles Sigil's policy into the register (exponential,
-/// factor 2, ceiling `maxDelayMs`, subtract-only jitter, draws from `random`
-/// or keyed by `seed`) and answers the delay of retry `attempt`
+/// Sigil in one call: validates, from the input slots (fields
+/// `boundary::sigil_arg`), `nextDelayMs`'s attempt (unless `schedule`) and the
+/// options in the original order (attempt, options, option names — a string
+/// `NAME` when the wrapper found an unknown one —, `baseDelayMs`, `maxDelayMs`,
+/// `jitter`, `random` — 1 when it is a `seededRandom` function, whose stream
+/// the wrapper loaded —, `seed` — its text in the text buffer —, and for a
+/// schedule `maxAttempts`), compiles Sigil's policy into the register
+/// (exponential, factor 2, ceiling `maxDelayMs`, subtract-only jitter, draws
+/// from `random` or keyed by `seed`) and answers the delay of retry `attempt`
 /// (`backoff::delay`), or for a schedule the number of attempts. NaN with the
-/// error recorded (values `SIGIL_*`; a bad draw blames value 0 as `delay` does).
+/// error recorded (a bad draw blames value 0 as `delay` does).
 #[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn sigil(
-    schedule: bool,
-    attempt_tag: u32,
-    attempt: f64,
-    options_tag: u32,
-    unknown: bool,
-    base_tag: u32,
-    base: f64,
-    max_tag: u32,
-    max: f64,
-    jitter_tag: u32,
-    jitter: f64,
-    random_tag: u32,
-    seeded: bool,
-    seed_tag: u32,
-    seed_len: u32,
-    attempts_tag: u32,
-    attempts: f64,
-) -> f64 {
+pub fn sigil(schedule: bool) -> f64 {
+    let (attempt_tag, attempt) = input(SIGIL_ATTEMPT);
+    let (options_tag, _) = input(SIGIL_OPTIONS);
+    let ((base_tag, base), (max_tag, max), (jitter_tag, jitter)) =
+        (input(SIGIL_BASE), input(SIGIL_MAX), input(SIGIL_JITTER));
+    let ((random_tag, seeded), (seed_tag, seed_len), (attempts_tag, attempts)) =
+        (input(SIGIL_RANDOM), input(SIGIL_SEED), input(SIGIL_ATTEMPTS));
+    let (unknown, seeded, seed_len) = (input(SIGIL_NAME).0 != UNDEFINED, seeded == 1.0, seed_len as u32);
     let sigil = Kind::Sigil;
     let r = (|| -> Checked<f64> {
         let attempt = if schedule {
@@ -113,13 +101,4 @@ pub fn sigil(
         Ok(if schedule { attempts } else { super::backoff::delay_at(attempt, 0) })
     })();
     r.unwrap_or(f64::NAN)
-}
-
-/// Writes the address and byte length of an option-name list into slots 0 and
-/// 1 (ASCII, `"one of a, b, c"`, also the expected text of an unknown name):
-/// `surface` 0 = Sigil, 1 = `createBackoff`. The wrapper reads it once.
-#[wasm_bindgen(js_name = optionNames)]
-pub fn option_names(surface: u32) {
-    let list = if surface == crate::boundary::surface::SIGIL { T::SigilNames } else { T::BackoffNames };
-    put(&super::text_of(list as u32));
 }

@@ -6,6 +6,8 @@
 //! - [`policy`]: the compiled policy, where every delay is composed;
 //! - [`duration`]: duration text (docs/API.md section 4);
 //! - [`check`]: option validation shared by every surface;
+//! - [`options`]: option values as given (tag and number), checked with the
+//!   original precedence, for the wasm bindings and the native API alike;
 //! - [`wording`]: every option name and expected wording of an error, by id;
 //! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
 
@@ -13,6 +15,7 @@ pub mod check;
 pub mod curve;
 pub mod duration;
 pub mod http_date;
+pub mod options;
 pub mod policy;
 pub mod pow;
 pub mod rng;

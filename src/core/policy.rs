@@ -13,7 +13,6 @@
 
 use super::curve::{Curve, Jitter, counted, decorrelated, step_index};
 use super::rng::scale;
-use core::cell::Cell;
 
 /// The most steps a stepped policy may have (`steps` longer than this is a
 /// `RangeError`): a list of waits is written by hand, and a caller's object
@@ -42,6 +41,33 @@ pub struct Policy<'a> {
 #[inline]
 pub fn high_draw(lo: f64, hi: f64) -> f64 {
     hi.max(scale(lo, hi, 1.0))
+}
+
+/// A run of the composition that [`Policy::bounds_by`] needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Run {
+    /// Every draw at the low end of its range.
+    Low,
+    /// Every draw at the high end ([`high_draw`]).
+    High,
+    /// No jitter: the pre-jitter delay, or 0 for a free attempt.
+    Plain,
+}
+
+/// [`Policy::total_bounds`] with the bounds of each retry from `bounds` (the
+/// wasm build runs them through the delay's own instance of the composition,
+/// src/bindings/backoff.rs): the sums of `min` and of `max` over retries
+/// `1 .. attempts`, in that order.
+pub fn total_bounds_by(attempts: f64, mut bounds: impl FnMut(f64) -> (f64, f64, f64)) -> (f64, f64) {
+    let (mut lo, mut hi) = (0.0, 0.0);
+    let mut retry = 1.0;
+    while retry < attempts {
+        let (_, a, b) = bounds(retry);
+        lo += a;
+        hi += b;
+        retry += 1.0;
+    }
+    (lo, hi)
 }
 
 impl Policy<'_> {
@@ -149,13 +175,24 @@ impl Policy<'_> {
     /// ulp above it), whichever is larger; every step is monotonic in its draw.
     #[inline(never)]
     pub fn bounds(&self, attempt: f64) -> (f64, f64, f64) {
-        // One draw for both ends (one instance of the composition): the low end, then the high one.
-        let high = Cell::new(false);
-        let extreme = |_, lo, hi: f64| Some(if high.get() { high_draw(lo, hi) } else { lo });
-        let low = self.compose(attempt, || true, &extreme).unwrap_or(0.0);
-        high.set(true);
-        let high = self.compose(attempt, || true, &extreme).unwrap_or(0.0);
-        self.bounds_of(attempt, self.nominal(attempt).unwrap_or(0.0), low, high)
+        self.bounds_by(attempt, |run| match run {
+            Run::Plain => self.nominal(attempt).unwrap_or(0.0),
+            Run::Low => self.compose(attempt, || true, |_, lo, _| Some(lo)).unwrap_or(0.0),
+            Run::High => self.compose(attempt, || true, |_, lo, hi| Some(high_draw(lo, hi))).unwrap_or(0.0),
+        })
+    }
+
+    /// [`Policy::bounds`] with each run of the composition made by `run`: the one
+    /// definition of the bounds, for the native API ([`Policy::bounds`]) and the
+    /// wasm build, which runs the delay's own instance of the composition with the
+    /// extreme draws as its source (src/bindings/backoff.rs). Runs in the order
+    /// `Low`, `High`, `Plain`.
+    #[inline(always)]
+    pub fn bounds_by(&self, attempt: f64, mut run: impl FnMut(Run) -> f64) -> (f64, f64, f64) {
+        let low = run(Run::Low);
+        let high = run(Run::High);
+        let plain = run(Run::Plain);
+        self.bounds_of(attempt, plain, low, high)
     }
 
     /// [`Policy::bounds`] from the composition's results for `attempt` without jitter
@@ -178,15 +215,7 @@ impl Policy<'_> {
     /// `(min, max)` of the total wait of retries `1 .. attempts` (the sums of
     /// [`Policy::bounds`]): the shortest and the longest a whole schedule can take.
     pub fn total_bounds(&self, attempts: f64) -> (f64, f64) {
-        let (mut lo, mut hi) = (0.0, 0.0);
-        let mut retry = 1.0;
-        while retry < attempts {
-            let (_, a, b) = self.bounds(retry);
-            lo += a;
-            hi += b;
-            retry += 1.0;
-        }
-        (lo, hi)
+        total_bounds_by(attempts, |retry| self.bounds(retry))
     }
 
     /// Sigil's policy (docs/API.md section 1): exponential, factor 2, ceiling

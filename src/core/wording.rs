@@ -165,6 +165,8 @@ texts! {
     SafeInteger = "a safe integer",
     /// `int`'s `max` below `min`.
     IntegerAtLeastMin = "an integer >= min",
+    /// The native API's jitter without a source of draws (it has no default one).
+    JitterNeedsSource = "given with a seed or a random stream (the Rust API has no default source)",
 }
 
 #[cfg(test)]

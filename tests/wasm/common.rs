@@ -30,6 +30,98 @@ extern "C" {
 
 // ------------------------------------------------------------------ helpers
 
+/// `compileCurve` with its fields written into the input slots by name, as
+/// js/backoff.ts writes them (`unknown`: an unknown option name was found).
+#[allow(clippy::too_many_arguments)]
+fn compile_curve(
+    fluent: bool,
+    unknown: bool,
+    base_tag: u32,
+    base: f64,
+    steps_tag: u32,
+    growth_tag: u32,
+    growth: f64,
+    factor_tag: u32,
+    factor: f64,
+    max_tag: u32,
+    max: f64,
+    cap_tag: u32,
+    cap: f64,
+) -> u32 {
+    use b::arg;
+    b::put_input(arg::NAME, if unknown { STRING } else { UNDEFINED }, NAN);
+    b::put_input(arg::BASE, base_tag, base);
+    b::put_input(arg::STEPS, steps_tag, NAN);
+    b::put_input(arg::GROWTH, growth_tag, growth);
+    b::put_input(arg::FACTOR, factor_tag, factor);
+    b::put_input(arg::MAX, max_tag, max);
+    b::put_input(arg::CAP, cap_tag, cap);
+    b::compile_curve(fluent)
+}
+
+/// `compileShared` with its fields written into the input slots by name, as
+/// js/backoff.ts writes them (`seeded`: `random` is a seeded stream of the
+/// package; else the tags of its `float` and `next`).
+#[allow(clippy::too_many_arguments)]
+fn compile_shared(
+    fluent: bool,
+    free_tag: u32,
+    free: f64,
+    jitter_tag: u32,
+    jitter: f64,
+    seed_tag: u32,
+    seed_len: u32,
+    attempts_tag: u32,
+    attempts: f64,
+    random_tag: u32,
+    seeded: bool,
+    float_tag: u32,
+    next_tag: u32,
+) -> u32 {
+    use b::arg;
+    b::put_input(arg::FREE, free_tag, free);
+    b::put_input(arg::JITTER, jitter_tag, jitter);
+    b::put_input(arg::SEED, seed_tag, f64::from(seed_len));
+    b::put_input(arg::ATTEMPTS, attempts_tag, attempts);
+    let sources = if seeded { -1.0 } else { f64::from(float_tag) * 16.0 + f64::from(next_tag) };
+    b::put_input(arg::RANDOM, random_tag, sources);
+    b::compile_shared(fluent)
+}
+
+/// `sigil` with its fields written into the input slots by name, as js/sigil.ts writes them.
+#[allow(clippy::too_many_arguments)]
+fn sigil_call(
+    schedule: bool,
+    attempt_tag: u32,
+    attempt: f64,
+    options_tag: u32,
+    unknown: bool,
+    base_tag: u32,
+    base: f64,
+    max_tag: u32,
+    max: f64,
+    jitter_tag: u32,
+    jitter: f64,
+    random_tag: u32,
+    seeded: bool,
+    seed_tag: u32,
+    seed_len: u32,
+    attempts_tag: u32,
+    attempts: f64,
+) -> f64 {
+    use b::sigil_arg as f;
+    b::put_input(f::ATTEMPT, attempt_tag, attempt);
+    b::put_input(f::OPTIONS, options_tag, NAN);
+    b::put_input(f::NAME, if unknown { STRING } else { UNDEFINED }, NAN);
+    b::put_input(f::BASE, base_tag, base);
+    b::put_input(f::MAX, max_tag, max);
+    b::put_input(f::JITTER, jitter_tag, jitter);
+    b::put_input(f::RANDOM, random_tag, if seeded { 1.0 } else { 0.0 });
+    b::put_input(f::SEED, seed_tag, f64::from(seed_len));
+    b::put_input(f::ATTEMPTS, attempts_tag, attempts);
+    b::sigil(schedule)
+}
+
 const INF: f64 = f64::INFINITY;
 const NAN: f64 = f64::NAN;
 
@@ -166,7 +258,7 @@ fn slots<const N: usize>() -> [f64; N] {
 
 fn compile(o: &Options, fluent: bool) -> Result<Policy, ()> {
     let steps_tag = if o.steps.is_some() { ARRAY } else { UNDEFINED };
-    let ok = b::compile_curve(
+    let ok = compile_curve(
         fluent, false, o.base.0, o.base.1, steps_tag, o.growth.0, o.growth.1, o.factor.0, o.factor.1, o.max.0, o.max.1,
         o.cap.0, o.cap.1,
     );
@@ -187,7 +279,7 @@ fn compile(o: &Options, fluent: bool) -> Result<Policy, ()> {
         len += list.len();
     }
     let seed_len = if o.seed == UNDEFINED { 0 } else { text("s") };
-    let ok = b::compile_shared(
+    let ok = compile_shared(
         fluent,
         o.free.0,
         o.free.1,
@@ -227,7 +319,7 @@ fn raw_words(seed: &str, count: usize) -> Vec<u32> {
 /// Sigil's `nextDelayMs(attempt, { baseDelayMs, maxDelayMs, jitter })` in one call, drawing
 /// from the loaded seeded stream (`seededRandom`).
 fn sigil_delay(base: f64, max: f64, jitter: f64, attempt: f64) -> f64 {
-    b::sigil(
+    sigil_call(
         false, NUMBER, attempt, OBJECT, false, NUMBER, base, NUMBER, max, NUMBER, jitter, FUNCTION, true, UNDEFINED, 0,
         UNDEFINED, NAN,
     )
@@ -247,7 +339,7 @@ fn still_works() {
     let mut o = Options::new().base(1.0);
     o.factor = (NUMBER, 0.5);
     assert!(compile(&o, false).is_err());
-    expect_error(RANGE, "factor", "a finite number >= 1", 3.0);
+    expect_error(RANGE, "factor", "a finite number >= 1", f64::from(b::arg::FACTOR));
     assert_eq!(b::check_words(ARRAY, 1.0), 1);
     expect_error(RANGE, "state.words.length", "4", 1.0);
 }
@@ -283,7 +375,7 @@ fn sigil_vectors() {
     b::stream_seed(text("sigil"));
     assert_eq!(sigil_delay(base, max, 0.25, 4.0), (8000.0 * (1.0 - 0.25 * r)).round());
     // a schedule: validated once, the attempts answered, Sigil's policy in the register
-    let n = b::sigil(
+    let n = sigil_call(
         true, UNDEFINED, NAN, UNDEFINED, false, UNDEFINED, NAN, UNDEFINED, NAN, UNDEFINED, NAN, UNDEFINED, false,
         UNDEFINED, 0, UNDEFINED, NAN,
     );
@@ -301,7 +393,7 @@ fn sigil_checks_record_sigil_errors() {
         let [at, ot, bt, mt, jt, rt, st] = tags;
         let [a, bx, m, j, attempts_tag, attempts] = x;
         let d =
-            b::sigil(attempts_tag == 1.0, at, a, ot, false, bt, bx, mt, m, jt, j, rt, false, st, 0, NUMBER, attempts);
+            sigil_call(attempts_tag == 1.0, at, a, ot, false, bt, bx, mt, m, jt, j, rt, false, st, 0, NUMBER, attempts);
         assert!(d.is_nan(), "{option}");
         let kind = if option == "seed" && rt != UNDEFINED { TYPE } else { SIGIL };
         expect_error(kind, option, expected, arg);
@@ -313,19 +405,67 @@ fn sigil_checks_record_sigil_errors() {
         k[i] = t;
         k
     };
-    bad(ok, [0.0, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", 1.0);
-    bad(ok, [1.5, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", 1.0);
-    bad(with(0, STRING), [NAN, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", 1.0);
-    bad(with(1, NUMBER), [1.0, NAN, NAN, NAN, 0.0, NAN], "options", "an object or undefined", 2.0);
-    bad(with(1, NULL), [1.0, NAN, NAN, NAN, 0.0, NAN], "options", "an object or undefined", 2.0);
-    bad(with(2, NUMBER), [1.0, -1.0, NAN, NAN, 0.0, NAN], "baseDelayMs", "a non-negative number", 3.0);
-    bad(with(3, STRING), [1.0, NAN, NAN, NAN, 0.0, NAN], "maxDelayMs", "a non-negative number", 4.0);
-    bad(with(4, NUMBER), [1.0, NAN, NAN, 1.5, 0.0, NAN], "jitter", "0 (no jitter) or a number in (0, 1]", 5.0);
-    bad(with(5, NUMBER), [1.0, NAN, NAN, NAN, 0.0, NAN], "random", "a function returning numbers in [0, 1]", 6.0);
-    bad(with(6, BOOLEAN), [1.0, NAN, NAN, NAN, 0.0, NAN], "seed", "a string or a number", 7.0);
+    bad(ok, [0.0, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", f64::from(b::sigil_arg::ATTEMPT));
+    bad(ok, [1.5, NAN, NAN, NAN, 0.0, NAN], "attempt", "an integer >= 1", f64::from(b::sigil_arg::ATTEMPT));
+    bad(
+        with(0, STRING),
+        [NAN, NAN, NAN, NAN, 0.0, NAN],
+        "attempt",
+        "an integer >= 1",
+        f64::from(b::sigil_arg::ATTEMPT),
+    );
+    bad(
+        with(1, NUMBER),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "options",
+        "an object or undefined",
+        f64::from(b::sigil_arg::OPTIONS),
+    );
+    bad(
+        with(1, NULL),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "options",
+        "an object or undefined",
+        f64::from(b::sigil_arg::OPTIONS),
+    );
+    bad(
+        with(2, NUMBER),
+        [1.0, -1.0, NAN, NAN, 0.0, NAN],
+        "baseDelayMs",
+        "a non-negative number",
+        f64::from(b::sigil_arg::BASE),
+    );
+    bad(
+        with(3, STRING),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "maxDelayMs",
+        "a non-negative number",
+        f64::from(b::sigil_arg::MAX),
+    );
+    bad(
+        with(4, NUMBER),
+        [1.0, NAN, NAN, 1.5, 0.0, NAN],
+        "jitter",
+        "0 (no jitter) or a number in (0, 1]",
+        f64::from(b::sigil_arg::JITTER),
+    );
+    bad(
+        with(5, NUMBER),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "random",
+        "a function returning numbers in [0, 1]",
+        f64::from(b::sigil_arg::RANDOM),
+    );
+    bad(
+        with(6, BOOLEAN),
+        [1.0, NAN, NAN, NAN, 0.0, NAN],
+        "seed",
+        "a string or a number",
+        f64::from(b::sigil_arg::SEED),
+    );
     let mut seed_and_random = with(6, STRING);
     seed_and_random[5] = FUNCTION;
-    let d = b::sigil(false, NUMBER, 1.0, OBJECT, false, u, NAN, u, NAN, u, NAN, FUNCTION, false, STRING, 0, u, NAN);
+    let d = sigil_call(false, NUMBER, 1.0, OBJECT, false, u, NAN, u, NAN, u, NAN, FUNCTION, false, STRING, 0, u, NAN);
     assert!(d.is_nan());
     assert_eq!(recorded().kind, TYPE);
     assert!(recorded().expected.starts_with("left out when random is given"));
@@ -338,18 +478,13 @@ fn sigil_checks_record_sigil_errors() {
         8.0,
     );
     // an unknown option name, in its place: after the options' type, before the values
-    let d = b::sigil(false, NUMBER, 1.0, OBJECT, true, NUMBER, -1.0, u, NAN, u, NAN, u, false, u, 0, u, NAN);
+    let d = sigil_call(false, NUMBER, 1.0, OBJECT, true, NUMBER, -1.0, u, NAN, u, NAN, u, false, u, 0, u, NAN);
     assert!(d.is_nan());
-    expect_error(SIGIL, "an option name", b::SIGIL_NAMES, 9.0);
+    expect_error(SIGIL, "an option name", b::SIGIL_NAMES, f64::from(b::sigil_arg::NAME));
     // a draw from a JavaScript source that is not in [0, 1] (no host here: NaN): SigilError naming random
-    let d = b::sigil(false, NUMBER, 1.0, OBJECT, false, u, NAN, u, NAN, NUMBER, 0.5, FUNCTION, false, u, 0, u, NAN);
+    let d = sigil_call(false, NUMBER, 1.0, OBJECT, false, u, NAN, u, NAN, NUMBER, 0.5, FUNCTION, false, u, 0, u, NAN);
     assert!(d.is_nan());
     expect_error(SIGIL, "random", "a function returning numbers in [0, 1]", 0.0);
-    // the option lists, read once by js/errors.ts
-    b::option_names(0);
-    assert_eq!(ascii_at(b::slot(0), b::slot(1)), b::SIGIL_NAMES);
-    b::option_names(1);
-    assert_eq!(ascii_at(b::slot(0), b::slot(1)), b::BACKOFF_NAMES);
     still_works();
 }
 
@@ -424,35 +559,42 @@ fn backoff_checks_record_errors() {
         expect_error(kind, option, expected, arg);
     }
     const DURATION: &str = "a non-negative finite duration (ms, or text such as \"5 seconds\")";
-    bad(Options::new(), false, TYPE, "base", "given (or steps instead)", 0.0);
-    bad(Options::new(), true, TYPE, "interval", "given (or steps instead)", 0.0);
-    bad(Options::new().base(-1.0), false, RANGE, "base", DURATION, 0.0);
-    bad(Options::new().base(parse("5 minuts")), true, RANGE, "interval", DURATION, 0.0);
+    bad(Options::new(), false, TYPE, "base", "given (or steps instead)", f64::from(b::arg::BASE));
+    bad(Options::new(), true, TYPE, "interval", "given (or steps instead)", f64::from(b::arg::BASE));
+    bad(Options::new().base(-1.0), false, RANGE, "base", DURATION, f64::from(b::arg::BASE));
+    bad(Options::new().base(parse("5 minuts")), true, RANGE, "interval", DURATION, f64::from(b::arg::BASE));
     let mut o = Options::new();
     o.base = (BOOLEAN, NAN);
-    bad(o, false, TYPE, "base", DURATION, 0.0);
+    bad(o, false, TYPE, "base", DURATION, f64::from(b::arg::BASE));
     let mut o = Options::new().base(1.0);
     o.growth = (STRING, -1.0);
-    bad(o, false, TYPE, "growth", "\"exponential\", \"linear\" or \"constant\"", 2.0);
+    bad(o, false, TYPE, "growth", "\"exponential\", \"linear\" or \"constant\"", f64::from(b::arg::GROWTH));
     let mut o = Options::new().base(1.0);
     o.growth = (STRING, 2.0);
     o.factor = (NUMBER, 2.0);
-    bad(o, false, TYPE, "factor", "left out unless growth is \"exponential\"", 3.0);
+    bad(o, false, TYPE, "factor", "left out unless growth is \"exponential\"", f64::from(b::arg::FACTOR));
     let mut o = Options::new().base(1.0);
     o.factor = (NUMBER, INF);
-    bad(o, false, RANGE, "factor", "a finite number >= 1", 3.0);
+    bad(o, false, RANGE, "factor", "a finite number >= 1", f64::from(b::arg::FACTOR));
     let mut o = Options::new().base(10.0);
     o.max = (NUMBER, 5.0);
-    bad(o, true, RANGE, "max", "a duration >= base", 4.0);
+    bad(o, true, RANGE, "max", "a duration >= base", f64::from(b::arg::MAX));
     let mut o = Options::new().base(10.0);
     o.cap = (NUMBER, 5.0);
-    bad(o, true, RANGE, "cap", "a duration >= base", 9.0);
+    bad(o, true, RANGE, "cap", "a duration >= base", f64::from(b::arg::CAP));
     let mut o = Options::new().base(10.0);
     o.steps = Some(vec![]);
-    bad(o, false, TYPE, "base", "left out when steps are given (steps and curve options exclude each other)", 0.0);
+    bad(
+        o,
+        false,
+        TYPE,
+        "base",
+        "left out when steps are given (steps and curve options exclude each other)",
+        f64::from(b::arg::BASE),
+    );
     let mut o = Options::new();
     o.steps = Some(vec![]);
-    bad(o, false, RANGE, "steps", "a non-empty array of at most 1000 durations", 1.0);
+    bad(o, false, RANGE, "steps", "a non-empty array of at most 1000 durations", f64::from(b::arg::STEPS));
     assert_eq!(b::compile_steps(1001.0), 1);
     assert_eq!(b::compile_steps(2e9), 1);
     assert_eq!(b::compile_steps(1000.0), 0);
@@ -462,16 +604,30 @@ fn backoff_checks_record_errors() {
     assert_eq!(recorded().index, 1.0);
     let mut o = Options::new().base(1.0);
     o.free = (NUMBER, 1.5);
-    bad(o, false, RANGE, "free", "a non-negative safe integer", 5.0);
+    bad(o, false, RANGE, "free", "a non-negative safe integer", f64::from(b::arg::FREE));
     let mut o = Options::new().base(1.0);
     o.jitter = (NUMBER, 1.5);
-    bad(o, false, RANGE, "jitter", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", 6.0);
+    bad(
+        o,
+        false,
+        RANGE,
+        "jitter",
+        "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
+        f64::from(b::arg::JITTER),
+    );
     let mut o = Options::new().base(1.0);
     o.jitter = (STRING, -1.0);
-    bad(o, false, TYPE, "jitter", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", 6.0);
+    bad(
+        o,
+        false,
+        TYPE,
+        "jitter",
+        "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"",
+        f64::from(b::arg::JITTER),
+    );
     let mut o = Options::new().base(1.0);
     o.jitter = (STRING, 5.0);
-    bad(o, true, RANGE, "cap", "set for \"decorrelated\" jitter (it needs a cap)", 9.0);
+    bad(o, true, RANGE, "cap", "set for \"decorrelated\" jitter (it needs a cap)", f64::from(b::arg::CAP));
     let mut o = Options::new();
     o.steps = Some(vec![(NUMBER, 1.0)]);
     o.jitter = (STRING, 5.0);
@@ -481,42 +637,42 @@ fn backoff_checks_record_errors() {
         TYPE,
         "jitter",
         "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
-        6.0,
+        7.0,
     );
     let mut o = Options::new().base(1.0);
     o.seed = SYMBOL;
-    bad(o, false, TYPE, "seed", "a string or a number", 7.0);
+    bad(o, false, TYPE, "seed", "a string or a number", f64::from(b::arg::SEED));
     let mut o = Options::new().base(1.0);
     o.seed = NUMBER;
     o.random = FUNCTION;
     assert!(compile(&o, false).is_err());
-    assert_eq!((recorded().kind, recorded().option.as_str(), recorded().arg), (TYPE, "seed", 7.0));
+    assert_eq!((recorded().kind, recorded().option.as_str(), recorded().arg), (TYPE, "seed", f64::from(b::arg::SEED)));
     let mut o = Options::new().base(1.0);
     o.attempts = (NUMBER, 0.0);
-    bad(o, false, RANGE, "maxAttempts", "an integer >= 1", 8.0);
+    bad(o, false, RANGE, "maxAttempts", "an integer >= 1", f64::from(b::arg::ATTEMPTS));
     let mut o = Options::new().base(1.0);
     o.attempts = (STRING, NAN);
-    bad(o, false, TYPE, "maxAttempts", "an integer >= 1", 8.0);
+    bad(o, false, TYPE, "maxAttempts", "an integer >= 1", f64::from(b::arg::ATTEMPTS));
     // random kinds: a function, float(), next(); anything else is a TypeError
     for (tag, float_tag, next_tag, source) in [
         (FUNCTION, UNDEFINED, UNDEFINED, b::source::FUNCTION),
         (OBJECT, FUNCTION, UNDEFINED, b::source::FLOAT),
         (ARRAY, NUMBER, FUNCTION, b::source::NEXT),
     ] {
-        assert_eq!(b::compile_curve(false, false, NUMBER, 1.0, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 0);
-        assert_eq!(b::compile_shared(false, 0, NAN, 0, NAN, 0, 0, 0, NAN, tag, false, float_tag, next_tag), 0);
+        assert_eq!(compile_curve(false, false, NUMBER, 1.0, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 0);
+        assert_eq!(compile_shared(false, 0, NAN, 0, NAN, 0, 0, 0, NAN, tag, false, float_tag, next_tag), 0);
         assert_eq!(b::register_slot(b::rec::SOURCE), f64::from(source));
     }
-    assert_eq!(b::compile_shared(false, 0, NAN, 0, NAN, 0, 0, 0, NAN, OBJECT, false, NUMBER, STRING), 1);
+    assert_eq!(compile_shared(false, 0, NAN, 0, NAN, 0, 0, 0, NAN, OBJECT, false, NUMBER, STRING), 1);
     expect_error(
         TYPE,
         "random",
         "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]",
-        10.0,
+        8.0,
     );
     // an unknown option name comes first
-    assert_eq!(b::compile_curve(false, true, 0, NAN, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 1);
-    expect_error(TYPE, "an option name", b::BACKOFF_NAMES, 11.0);
+    assert_eq!(compile_curve(false, true, 0, NAN, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 1);
+    expect_error(TYPE, "an option name", b::BACKOFF_NAMES, f64::from(b::arg::NAME));
     assert_eq!(b::check_schedule_attempts(1_000_002.0, 0.0), 1);
     assert_eq!(recorded().option, "maxAttempts");
     assert_eq!(b::check_schedule_attempts(1_000_001.0, 0.0), 0);
@@ -536,8 +692,8 @@ fn jitter_draws_and_ranges() {
     let mut o = Options::new().base(1000.0);
     o.jitter = (NUMBER, 0.2);
     o.random = OBJECT;
-    assert_eq!(b::compile_curve(false, false, NUMBER, 1000.0, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 0);
-    assert_eq!(b::compile_shared(false, 0, NAN, NUMBER, 0.2, 0, 0, 0, NAN, OBJECT, true, 0, 0), 0);
+    assert_eq!(compile_curve(false, false, NUMBER, 1000.0, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 0);
+    assert_eq!(compile_shared(false, 0, NAN, NUMBER, 0.2, 0, 0, 0, NAN, OBJECT, true, 0, 0), 0);
     b::stream_seed(text("j"));
     let r = b::stream_next();
     b::stream_seed(text("j"));
@@ -550,8 +706,8 @@ fn jitter_draws_and_ranges() {
         [(FUNCTION, "a source of draws in [0, 1]"), (OBJECT, "a source whose float({}, {}) stays in that range")]
     {
         let float_tag = if random == OBJECT { FUNCTION } else { UNDEFINED };
-        assert_eq!(b::compile_curve(false, false, NUMBER, 1000.0, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 0);
-        assert_eq!(b::compile_shared(false, 0, NAN, NUMBER, 0.2, 0, 0, 0, NAN, random, false, float_tag, 0), 0);
+        assert_eq!(compile_curve(false, false, NUMBER, 1000.0, 0, 0, NAN, 0, NAN, 0, NAN, 0, NAN), 0);
+        assert_eq!(compile_shared(false, 0, NAN, NUMBER, 0.2, 0, 0, 0, NAN, random, false, float_tag, 0), 0);
         assert!(delay(3.0).is_nan());
         expect_error(RANGE, "random", expected, 0.0);
         assert_eq!(delay(f64::NAN), 0.0, "a free attempt takes no draw");
@@ -605,8 +761,8 @@ fn seeded_streams_and_keyed_draws() {
     assert_eq!(raw_words(&long, 2), words);
     // keyed draws: the first draw of "<seed> <key>", through a keyed policy (full jitter over [0, 1000])
     let key_len = text("job-7");
-    assert_eq!(b::compile_curve(false, false, NUMBER, 1000.0, 0, STRING, 2.0, 0, NAN, 0, NAN, 0, NAN), 0);
-    assert_eq!(b::compile_shared(false, 0, NAN, STRING, 3.0, STRING, key_len, 0, NAN, 0, false, 0, 0), 0);
+    assert_eq!(compile_curve(false, false, NUMBER, 1000.0, 0, STRING, 2.0, 0, NAN, 0, NAN, 0, NAN), 0);
+    assert_eq!(compile_shared(false, 0, NAN, STRING, 3.0, STRING, key_len, 0, NAN, 0, false, 0, 0), 0);
     for (key, key_text) in [(1.0, "1"), (5.0, "5"), (9_007_199_254_740_993.0, "9007199254740992")] {
         b::stream_seed(text(&format!("job-7 {key_text}")));
         assert_eq!(delay(key), (b::stream_next() * 1000.0).round(), "{key}");
@@ -710,11 +866,11 @@ fn duration_text_and_retry_after() {
 fn no_number_traps_any_export() {
     for &x in &GARBAGE {
         for &y in &GARBAGE {
-            let _ = b::sigil(
+            let _ = sigil_call(
                 false, NUMBER, x, OBJECT, false, NUMBER, y, NUMBER, x, NUMBER, y, UNDEFINED, false, UNDEFINED, 0,
                 NUMBER, x,
             );
-            let _ = b::sigil(
+            let _ = sigil_call(
                 true, NUMBER, x, UNDEFINED, false, NUMBER, y, NUMBER, x, NUMBER, 0.5, UNDEFINED, false, STRING, 3,
                 NUMBER, y,
             );
@@ -725,8 +881,8 @@ fn no_number_traps_any_export() {
             let _ = b::check_words(ARRAY, x);
             let _ = b::check_schedule_attempts(x, y);
             let _ = b::retry_after_value_ms(text("Sun, 06 Nov 1994 08:49:37 GMT"), x);
-            let _ = b::compile_curve(true, false, NUMBER, x, UNDEFINED, STRING, y, NUMBER, x, NUMBER, y, NUMBER, x);
-            let _ = b::compile_shared(false, NUMBER, y, NUMBER, x, UNDEFINED, 0, NUMBER, y, UNDEFINED, false, 0, 0);
+            let _ = compile_curve(true, false, NUMBER, x, UNDEFINED, STRING, y, NUMBER, x, NUMBER, y, NUMBER, x);
+            let _ = compile_shared(false, NUMBER, y, NUMBER, x, UNDEFINED, 0, NUMBER, y, UNDEFINED, false, 0, 0);
             let _ = b::delay(x, 0);
             b::bounds(y);
         }
@@ -738,11 +894,10 @@ fn no_number_traps_any_export() {
             let _ = b::compile_step(t, x, t);
             let _ = b::check_seed(t, t, x);
             let _ = b::check_items(t, t, x);
-            let _ = b::compile_curve(false, false, t, x, t, t, x, t, x, t, x, t, x);
-            let _ = b::compile_shared(true, t, x, t, x, t, t, t, x, t, t == 4, t, t);
-            let _ = b::sigil(t == 1, t, x, t, t == 2, t, x, t, x, t, x, t, t == 3, t, t, t, x);
+            let _ = compile_curve(false, false, t, x, t, t, x, t, x, t, x, t, x);
+            let _ = compile_shared(true, t, x, t, x, t, t, t, x, t, t == 4, t, t);
+            let _ = sigil_call(t == 1, t, x, t, t == 2, t, x, t, x, t, x, t, t == 3, t, t, t, x);
             let _ = b::delay(x, t);
-            b::option_names(t);
             let _ = b::stream_word(t);
             b::stream_load(t, t, t, t);
             let _ = b::stream_next();

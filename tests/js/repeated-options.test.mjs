@@ -1,0 +1,83 @@
+// The same options given again (Sigil's nextDelayMs reuses what Rust compiled for the same
+// option values; the fluent methods skip the option-name scan; duration text parsed once is
+// remembered): every answer and every error is what a first call with those options gives.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { nextDelayMs, seededRandom, SigilError } from "../../pkg/dist/esm/sigil.js";
+import { Backoff } from "../../pkg/dist/esm/policy.js";
+import { createBackoff } from "../../pkg/dist/esm/backoff.js";
+import { createRandom } from "../../pkg/dist/esm/random.js";
+
+const round = (attempt, jitter, r) => Math.round(Math.min(1000 * 2 ** (attempt - 1), 3600000) * (1 - jitter * r));
+
+test("nextDelayMs: one options object changed between calls answers for its new values", () => {
+  const o = { jitter: 0.5, random: () => 0.5 };
+  assert.equal(nextDelayMs(3, o), 3000);
+  assert.equal(nextDelayMs(3, o), 3000);
+  o.jitter = 0.25;
+  assert.equal(nextDelayMs(3, o), 3500);
+  o.random = () => 1;
+  assert.equal(nextDelayMs(3, o), 3000);
+  o.baseDelayMs = 10;
+  assert.equal(nextDelayMs(3, o), 30);
+  o.maxDelayMs = 20;
+  assert.equal(nextDelayMs(3, o), 15);
+  delete o.random;
+  o.seed = "k";
+  const keyed = nextDelayMs(3, o);
+  assert.equal(keyed, Math.round(20 * (1 - 0.25 * createRandom("k 3").next())));
+  o.seed = "other";
+  assert.equal(nextDelayMs(3, o), Math.round(20 * (1 - 0.25 * createRandom("other 3").next())));
+});
+
+test("nextDelayMs: fresh objects with the same values draw from their own random each call", () => {
+  const a = seededRandom("s");
+  const b = createRandom("s");
+  for (let n = 1; n <= 20; n++) assert.equal(nextDelayMs(n, { jitter: 0.2, random: a }), round(n, 0.2, b.next()), `attempt ${n}`);
+  const draws = [0.1, 0.9, 0.5];
+  let i = 0;
+  const random = () => draws[i++];
+  assert.deepEqual([1, 1, 1].map((n) => nextDelayMs(n, { jitter: 1, random })), [900, 100, 500]);
+});
+
+test("nextDelayMs: after a call that compiled, a bad attempt, an unknown name or a bad draw is still a SigilError", () => {
+  const o = { jitter: 0.2, seed: "x" };
+  assert.equal(typeof nextDelayMs(2, o), "number");
+  for (const attempt of [0, 1.5, -1, Infinity, NaN, "2"]) {
+    assert.throws(() => nextDelayMs(attempt, o), (e) => e instanceof SigilError && /^attempt must be an integer >= 1; received /.test(e.message), String(attempt));
+  }
+  o.jiter = 0.3;
+  assert.throws(() => nextDelayMs(2, o), (e) => e instanceof SigilError && /^an option name must be one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts; received "jiter"$/.test(e.message));
+  const r = { jitter: 0.2, random: () => 0.5 };
+  assert.equal(nextDelayMs(1, r), 900);
+  let draw = 0.5;
+  r.random = () => draw;
+  assert.equal(nextDelayMs(1, r), 900);
+  draw = 2;
+  assert.throws(() => nextDelayMs(1, r), (e) => e instanceof SigilError && /^random must be a function returning numbers in \[0, 1\]; received 2$/.test(e.message));
+});
+
+test("fluent chains and durations parsed again give the policies createBackoff gives", () => {
+  for (const [cap, ms] of [["2s", 2000], ["3s", 3000], ["2s", 2000], ["1 minute", 60000]]) {
+    const p = Backoff.exponential("1s").cap(cap).jitter(0.25).seed("f").maxAttempts(9);
+    assert.deepEqual(p.toJSON(), createBackoff({ base: 1000, cap: ms, jitter: 0.25, seed: "f", maxAttempts: 9 }).toJSON());
+    assert.deepEqual(p.schedule(), createBackoff({ base: "1s", cap: ms, jitter: 0.25, seed: "f", maxAttempts: 9 }).schedule());
+  }
+  assert.throws(() => Backoff.exponential("1s").cap("2 sekunden"), { name: "RangeError", message: /^cap must be a non-negative finite duration .*; received "2 sekunden"$/ });
+  assert.throws(() => createBackoff({ base: "1s", bsae: 1 }), { name: "TypeError", message: /^an option name must be one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts; received "bsae"$/ });
+});
+
+test("totalBounds() is the sum of bounds(n) over the schedule, for every jitter kind", () => {
+  for (const jitter of [0, 0.3, 1, "full", "equal", "decorrelated"]) {
+    const p = createBackoff({ base: 100, max: 5000, cap: 4000, free: 1, jitter, seed: "t", maxAttempts: 12 });
+    let min = 0;
+    let max = 0;
+    for (let n = 1; n < 12; n++) {
+      const b = p.bounds(n);
+      min += b.min;
+      max += b.max;
+    }
+    assert.deepEqual(p.totalBounds(), { min, max }, String(jitter));
+  }
+  assert.deepEqual(createBackoff({ steps: [10, "20ms", 30], maxAttempts: 6 }).totalBounds(), { min: 120, max: 120 });
+});
