@@ -1,76 +1,128 @@
 /**
  * `createRetryBudget`: a retry budget shared by many calls (Finagle's
- * `RetryBudget`: a token bucket over a sliding window of ten slices).
+ * `RetryBudget`: a token bucket over a sliding window of ten slices), kept in
+ * this process or, with a `store`, shared by every process that uses the store.
  * @module
  */
 import { toMs, type DurationInput } from "./duration.js";
-import { invalid, numberOption, RANGE, readOptions, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readable, readOptions, TYPE } from "./errors.js";
 
-/** What `retry`/`fetchWithRetry` need of a budget (option `budget`). */
+/**
+ * What `retry`/`fetchWithRetry` need of a budget (option `budget`). A budget
+ * with a `store` answers `tryWithdraw` with a promise and sends deposits without
+ * being awaited; a budget without one answers synchronously.
+ */
 export interface RetryBudget {
-  /** Called once per call, before its first attempt: earns `ratio` of a retry. */
-  deposit(): void;
-  /** Called before each retry: `true` when the budget pays for it (and is charged), `false` when empty. */
-  tryWithdraw(): boolean;
-  /** Whole retries the budget would pay for now. */
+  /**
+   * Called once per call, before its first attempt: earns `ratio` of a retry.
+   * With a store it returns a promise that always fulfils (a failure of the store
+   * is reported through `onStoreError`); there is no need to await it.
+   */
+  deposit(): void | PromiseLike<void>;
+  /**
+   * Called before each retry: `true` when the budget pays for it (and is charged),
+   * `false` when empty. With a store: a promise of that answer, which never rejects.
+   */
+  tryWithdraw(): boolean | PromiseLike<boolean>;
+  /**
+   * Whole retries the budget would pay for now. With a store: as of the store's
+   * last answer to this process (the local budget's while the store is failing).
+   */
   readonly balance: number;
+}
+
+/**
+ * The rule a {@link RetryBudgetStore} applies, in integer units: a call deposits
+ * `ratio`'s numerator and a retry costs its denominator (`ratio` 0.7 is 7/10: 7 and 10).
+ */
+export interface RetryBudgetRule {
+  /** Length of the sliding window, ms (1 000 to 60 000); deposits and withdrawals expire after it, in ten slices. */
+  readonly windowMs: number;
+  /** Units that never expire: `minPerSecond` × the whole seconds of `windowMs` × the cost of a retry. */
+  readonly reserve: number;
+}
+
+/** What a store answers to a withdrawal. */
+export interface RetryBudgetWithdrawal {
+  /** Whether the store had the units and took them. */
+  readonly charged: boolean;
+  /** `reserve` + the units of the window, after this step (integer units). */
+  readonly balance: number;
+}
+
+/**
+ * Where a shared budget lives (option `store` of `createRetryBudget`):
+ * `redisBudgetStore`, `durableObjectBudgetStore`, or any object doing the same.
+ * Each method is one atomic step on one bucket: a sliding window of `rule.windowMs`
+ * in ten slices of `windowMs / 10` by the store's own clock, whose slices older than
+ * the window no longer count.
+ */
+export interface RetryBudgetStore {
+  /** Adds `units` (a non-negative integer; 0 only checks that the store answers) to the current slice. */
+  deposit(units: number, rule: RetryBudgetRule): PromiseLike<unknown>;
+  /**
+   * When `rule.reserve` + the units of the window ≥ `units`, subtracts `units` from the
+   * current slice and answers `charged: true`; otherwise changes nothing.
+   */
+  withdraw(units: number, rule: RetryBudgetRule): PromiseLike<RetryBudgetWithdrawal>;
 }
 
 /** Options of `createRetryBudget` (Finagle's defaults). */
 export interface RetryBudgetOptions {
-  /** Retries earned per call, in [0, 1000]: 0.1 lets retries add at most 10 % to the calls. Default 0.2. */
+  /**
+   * Retries earned per call, in [0, 1000]: 0.1 lets retries add at most 10 % to the calls.
+   * Used exactly as the fraction with the smallest denominator up to 10 000 that equals it
+   * (0.7 is 7/10, 1/3 is 1/3); a ratio no such fraction equals is used as the largest one
+   * below it. Default 0.2.
+   */
   ratio?: number;
   /** Retries always allowed per second of `windowMs`, a non-negative integer. Default 10. */
   minPerSecond?: number;
   /** How long a deposit counts, 1 s to 60 s (ms or duration text). Default 10 s. */
   windowMs?: DurationInput;
+  /**
+   * Shares the budget through this store (`redisBudgetStore(...)`,
+   * `durableObjectBudgetStore(...)`): the rule then holds for every process using the
+   * same store and key, when all of them give the same `ratio`, `minPerSecond` and `windowMs`.
+   */
+  store?: RetryBudgetStore;
+  /**
+   * With `store`: called with the store's error (or a `TimeoutError` `DOMException`
+   * when it did not answer within `storeTimeoutMs`) each time the budget stops using
+   * the store and falls back to a budget of this process with the same options. What
+   * it throws or returns is ignored.
+   */
+  onStoreError?: (error: unknown) => void;
+  /** With `store`: how long one answer of the store may take, 1 ms to 60 s (ms or duration text). Default 1 s. */
+  storeTimeoutMs?: DurationInput;
 }
 
-/**
- * Finagle's fixed point: a call deposits 1000 units (0 when `ratio` is 0), a
- * retry costs `trunc(1000 / ratio)` (1 when `ratio` is 0).
- */
-const SCALE = 1000;
 /** Slices of the sliding window (Finagle's `WindowedAdder` uses 10). */
 const SLICES = 10;
+/** The largest denominator tried for `ratio`. */
+const MAX_DENOMINATOR = 10_000;
+/** While the store is failing, the shortest time between two checks that it answers again, ms. */
+const PROBE_MS = 250;
+const KEYS = ["ratio", "minPerSecond", "windowMs", "store", "onStoreError", "storeTimeoutMs"];
 
 /**
- * A retry budget to share between any number of `retry`/`fetchWithRetry` calls
- * (option `budget`), to stop retry storms: over the last `windowMs`, retries may
- * be at most `ratio` × calls + `minPerSecond` × the whole seconds of `windowMs`.
- * A call the empty budget stops rejects with `RetryError` reason `"budget"`.
- *
- * Semantics and numbers of Finagle's `RetryBudget(ttl, minRetriesPerSec,
- * percentCanRetry)` (twitter/finagle, `TokenRetryBudget` over a leaky
- * `TokenBucket`): deposits expire after `windowMs` (ten slices), the reserve
- * `minPerSecond × trunc(windowMs / 1000) × cost` never expires. Time is `Date.now()`.
- *
- * @param options see {@link RetryBudgetOptions}.
- * @throws TypeError for a non-object or a wrong type, an unknown key, options that cannot be read
- *   (a revoked Proxy, a throwing getter; the engine's error is the `cause`); RangeError for a value out of range.
- * @example
- * const budget = createRetryBudget({ ratio: 0.1 }); // one per downstream service
- * await fetchWithRetry(url, undefined, { budget });
+ * `ratio` as `[numerator, denominator]`: the fraction with the smallest denominator
+ * up to 10 000 whose double is `ratio`, else the largest fraction below `ratio` with a
+ * denominator up to 10 000 (so retries ≤ ratio × calls holds either way).
  */
-export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
-  if (typeof options !== "object" || options === null) throw invalid(TYPE, "options", "an object", options);
-  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
-  const o = readOptions(options) as RetryBudgetOptions;
-  // An array is never options (asked after readOptions, which reports a revoked Proxy first).
-  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const k in o) {
-    if (!["ratio", "minPerSecond", "windowMs"].includes(k)) throw invalid(TYPE, "option", "one of ratio, minPerSecond, windowMs", k);
+function fraction(ratio: number): [number, number] {
+  let best: [number, number] = [0, 1];
+  for (let q = 1; q <= MAX_DENOMINATOR; q++) {
+    const p = Math.round(ratio * q);
+    if (p / q === ratio) return [p, q];
+    const below = p / q < ratio ? p : p - 1;
+    if (below * best[1] > best[0] * q) best = [below, q];
   }
-  const ratio = numberOption("ratio", o.ratio, "a number in [0, 1000]", (v) => v >= 0 && v <= 1000, 0.2);
-  const minPerSecond = numberOption("minPerSecond", o.minPerSecond, "a non-negative integer", (v) => Number.isSafeInteger(v) && v >= 0, 10);
-  const w = o.windowMs;
-  if (w !== undefined && typeof w !== "number" && typeof w !== "string") throw invalid(TYPE, "windowMs", "a duration from 1 s to 60 s", w);
-  const windowMs = w === undefined ? 10_000 : toMs(w);
-  if (!(windowMs >= 1000 && windowMs <= 60_000)) throw invalid(RANGE, "windowMs", "a duration from 1 s to 60 s", w);
+  return best;
+}
 
-  const deposit = ratio === 0 ? 0 : SCALE;
-  const cost = ratio === 0 ? 1 : Math.trunc(SCALE / ratio);
-  const reserve = minPerSecond * Math.trunc(windowMs / 1000) * cost;
+/** A budget kept in this process: `deposit` units per call, `cost` per retry, `reserve` that never expires. */
+function localBudget(deposit: number, cost: number, reserve: number, windowMs: number) {
   const width = windowMs / SLICES;
   const slices = new Array<number>(SLICES).fill(0);
   let last = Math.floor(Date.now() / width);
@@ -93,7 +145,170 @@ export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget
       return ok;
     },
     get balance() {
-      return Math.floor((reserve + sum()) / cost);
+      return Math.max(0, Math.floor((reserve + sum()) / cost));
+    },
+  };
+}
+
+/**
+ * A retry budget to share between any number of `retry`/`fetchWithRetry` calls
+ * (option `budget`), to stop retry storms: over the last `windowMs`, retries may
+ * be at most `ratio` × calls + `minPerSecond` × the whole seconds of `windowMs`.
+ * A call the empty budget stops rejects with `RetryError` reason `"budget"`.
+ *
+ * Semantics and numbers of Finagle's `RetryBudget(ttl, minRetriesPerSec,
+ * percentCanRetry)` (twitter/finagle, `TokenRetryBudget` over a leaky
+ * `TokenBucket`): deposits expire after `windowMs` (ten slices), the reserve
+ * `minPerSecond × trunc(windowMs / 1000)` retries never expires. The arithmetic is
+ * exact: `ratio` p/q in lowest terms, a call deposits p units and a retry costs q,
+ * so 10 000 calls at `ratio: 0.7` pay for exactly 7 000 retries. Time is `Date.now()`.
+ *
+ * With `store`, the same rule holds for the whole fleet sharing the store (by the
+ * store's clock): a deposit is sent without waiting for it, each retry waits for one
+ * answer of the store. When the store fails (an error, no answer within
+ * `storeTimeoutMs`), the call goes on with this process's own budget of the same
+ * options (which every deposit of this process also feeds), `onStoreError` is told
+ * once, and the store is used again as soon as it answers (checked at most every
+ * 250 ms while failing). A budget never makes a call reject or hang.
+ *
+ * @param options see {@link RetryBudgetOptions}.
+ * @throws TypeError for a non-object or a wrong type, an unknown key, options that cannot be read
+ *   (a revoked Proxy, a throwing getter; the engine's error is the `cause`), `onStoreError` or
+ *   `storeTimeoutMs` without `store`; RangeError for a value out of range.
+ * @example
+ * const budget = createRetryBudget({ ratio: 0.1 }); // one per downstream service
+ * await fetchWithRetry(url, undefined, { budget });
+ */
+export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
+  if (typeof options !== "object" || options === null) throw invalid(TYPE, "options", "an object", options);
+  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
+  const o = readOptions(options) as RetryBudgetOptions;
+  // An array is never options (asked after readOptions, which reports a revoked Proxy first).
+  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
+  for (const k in o) {
+    if (!KEYS.includes(k)) throw invalid(TYPE, "option", `one of ${KEYS.join(", ")}`, k);
+  }
+  const ratio = numberOption("ratio", o.ratio, "a number in [0, 1000]", (v) => v >= 0 && v <= 1000, 0.2);
+  const minPerSecond = numberOption("minPerSecond", o.minPerSecond, "a non-negative integer", (v) => Number.isSafeInteger(v) && v >= 0, 10);
+  const windowMs = duration("windowMs", o.windowMs, 1000, 60_000, "a duration from 1 s to 60 s", 10_000);
+  const [deposit, cost] = fraction(ratio);
+  const reserve = minPerSecond * Math.trunc(windowMs / 1000) * cost;
+  if (!Number.isSafeInteger(reserve)) {
+    throw invalid(RANGE, "minPerSecond", `an integer whose reserve (minPerSecond × window seconds × ${cost}) is at most 2^53 - 1`, minPerSecond);
+  }
+  const local = localBudget(deposit, cost, reserve, windowMs);
+  const store = o.store;
+  if (store === undefined) {
+    if (o.onStoreError !== undefined) throw invalid(TYPE, "onStoreError", "given only with option store", o.onStoreError);
+    if (o.storeTimeoutMs !== undefined) throw invalid(TYPE, "storeTimeoutMs", "given only with option store", o.storeTimeoutMs);
+    return local;
+  }
+  const ok = readable("store", "a retry budget store that can be read", store, () =>
+    typeof store === "object" && store !== null && typeof store.deposit === "function" && typeof store.withdraw === "function");
+  if (!ok) throw invalid(TYPE, "store", "a retry budget store (an object with deposit and withdraw methods)", store);
+  const onStoreError = o.onStoreError;
+  if (onStoreError !== undefined && typeof onStoreError !== "function") throw invalid(TYPE, "onStoreError", "a function", onStoreError);
+  const timeoutMs = duration("storeTimeoutMs", o.storeTimeoutMs, 1, 60_000, "a duration from 1 ms to 60 s", 1000);
+  return sharedBudget(local, store, { windowMs, reserve }, deposit, cost, timeoutMs, onStoreError);
+}
+
+/** The duration option `name` in [min, max] ms, `fallback` when absent. */
+function duration(name: string, x: unknown, min: number, max: number, expected: string, fallback: number): number {
+  if (x === undefined) return fallback;
+  if (typeof x !== "number" && typeof x !== "string") throw invalid(TYPE, name, expected, x);
+  const ms = toMs(x as DurationInput);
+  if (!(ms >= min && ms <= max)) throw invalid(RANGE, name, expected, x);
+  return ms;
+}
+
+/** Marks a store's answer that did not come (an error, a timeout, a malformed answer). */
+const FAILED = Symbol("failed");
+
+/** The budget of `createRetryBudget` with a store; `local` answers while the store fails. */
+function sharedBudget(
+  local: RetryBudget & { deposit(): void; tryWithdraw(): boolean },
+  store: RetryBudgetStore, rule: RetryBudgetRule, deposit: number, cost: number, timeoutMs: number,
+  onStoreError: ((error: unknown) => void) | undefined,
+): RetryBudget {
+  const frozen: RetryBudgetRule = Object.freeze({ ...rule });
+  let shared = true;
+  let balance = Math.floor(rule.reserve / cost);
+  let probing = false;
+  let lastProbe = 0;
+  const fail = (error: unknown) => {
+    if (!shared) return;
+    shared = false;
+    lastProbe = Date.now();
+    try {
+      onStoreError?.(error);
+    } catch {
+      // The hook's own failure must not fail the call that met the store's failure.
+    }
+  };
+  /** The store's answer within the timeout, or FAILED (reported through `fail`); never rejects. */
+  const ask = <T>(step: () => PromiseLike<T>, hold: boolean): Promise<T | typeof FAILED> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const e = typeof DOMException === "function"
+          ? new DOMException(`the retry budget store did not answer within ${timeoutMs} ms`, "TimeoutError")
+          : new Error(`the retry budget store did not answer within ${timeoutMs} ms`);
+        fail(e);
+        resolve(FAILED);
+      }, timeoutMs);
+      // A deposit's timer does not keep a process alive; a withdrawal's caller waits on it.
+      if (!hold) (timer as { unref?: () => void }).unref?.();
+      const settle = (value: T | typeof FAILED, error?: unknown) => {
+        clearTimeout(timer);
+        if (value === FAILED) fail(error);
+        resolve(value);
+      };
+      try {
+        Promise.resolve(step()).then((v) => settle(v), (e) => settle(FAILED, e));
+      } catch (e) {
+        settle(FAILED, e);
+      }
+    });
+  /** While failing: at most one check in flight, at most every PROBE_MS; a check that answers restores the store. */
+  const probe = () => {
+    if (probing || Date.now() - lastProbe < PROBE_MS) return;
+    probing = true;
+    lastProbe = Date.now();
+    void ask(() => store.deposit(0, frozen), false).then((v) => {
+      probing = false;
+      if (v !== FAILED) shared = true;
+    });
+  };
+  return {
+    deposit() {
+      local.deposit();
+      if (!shared) return probe();
+      if (deposit === 0) return;
+      return ask(() => store.deposit(deposit, frozen), false).then(() => undefined);
+    },
+    tryWithdraw() {
+      if (!shared) {
+        probe();
+        return local.tryWithdraw();
+      }
+      return ask(() => store.withdraw(cost, frozen), true).then((r) => {
+        if (r !== FAILED) {
+          try {
+            const charged = r.charged;
+            const units = r.balance;
+            if (typeof charged === "boolean" && typeof units === "number" && Number.isFinite(units)) {
+              balance = Math.max(0, Math.floor(units / cost));
+              return charged;
+            }
+            fail(invalid(TYPE, "the store's withdrawal", "{ charged: boolean, balance: number }", r));
+          } catch (e) {
+            fail(e);
+          }
+        }
+        return local.tryWithdraw();
+      });
+    },
+    get balance() {
+      return shared ? balance : local.balance;
     },
   };
 }

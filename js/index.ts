@@ -26,6 +26,9 @@ export {
   createRetryBudget, type RetryBudget, type RetryBudgetOptions, type AbortSignalLike, type RetryPolicy,
   type RetryPolicyInput, type RetryContext, type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput,
   type SleepOptions, type PRetryOptions, type FailedAttemptContext, type RetryStopReason,
+  type RetryBudgetStore, type RetryBudgetRule, type RetryBudgetWithdrawal, redisBudgetStore, type RedisClientLike,
+  type RedisBudgetStoreOptions, RetryBudgetObject, durableObjectBudgetStore, type DurableObjectNamespaceLike,
+  type DurableObjectBudgetStoreOptions, type ResponseLikeBudget,
 } from "./retry.js";
 export {
   retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,

@@ -22,7 +22,13 @@ export { retryAfterMs, serverDelayMs, type RetryAfterInput } from "./server-dela
 export { sleep, type SleepOptions } from "./sleep.js";
 export { queueRetryDelaySeconds } from "./queue-seconds.js";
 export { AbortError, RetryError, type RetryStopReason } from "./retry-errors.js";
-export { createRetryBudget, type RetryBudget, type RetryBudgetOptions } from "./budget.js";
+export {
+  createRetryBudget, type RetryBudget, type RetryBudgetOptions, type RetryBudgetStore, type RetryBudgetRule, type RetryBudgetWithdrawal,
+} from "./budget.js";
+export { redisBudgetStore, type RedisClientLike, type RedisBudgetStoreOptions } from "./budget-redis.js";
+export {
+  RetryBudgetObject, durableObjectBudgetStore, type DurableObjectNamespaceLike, type DurableObjectBudgetStoreOptions, type ResponseLikeBudget,
+} from "./budget-durable.js";
 export type { AbortSignalLike, FailedAttemptContext, PRetryOptions } from "./p-retry.js";
 
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */

@@ -152,7 +152,7 @@ const SIGIL_NAMES = ["BASE_DELAY_MS", "MAX_ATTEMPTS", "MAX_DELAY_MS", "SigilErro
 const BACKOFF_NAMES = ["Backoff", "createBackoff"];
 const RANDOM_NAMES = ["RANDOM_STATE_SCHEMA", "createRandom", "restoreRandom", "systemRandom", "systemSeed"];
 const DURATION_NAMES = ["InvalidDurationError", "parse", "toMs", "toSeconds"];
-const RETRY_NAMES = ["retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds", "AbortError", "RetryError", "serverDelayMs", "createRetryBudget"];
+const RETRY_NAMES = ["retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueRetryDelaySeconds", "AbortError", "RetryError", "serverDelayMs", "createRetryBudget", "redisBudgetStore", "durableObjectBudgetStore", "RetryBudgetObject"];
 
 /**
  * What the probe must return in every runtime. The spec (API.md) fixes every

@@ -227,7 +227,7 @@ test("1000 concurrent failing calls through one budget (ratio 0.1, minPerSecond 
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();
   assert.throws(() => createRetryBudget(revoked.proxy), { name: "TypeError", message: /^options must be an object whose keys can be listed; received / });
-  assert.throws(() => createRetryBudget({ ratoi: 1 }), { name: "TypeError", message: 'option must be one of ratio, minPerSecond, windowMs; received "ratoi"' });
+  assert.throws(() => createRetryBudget({ ratoi: 1 }), { name: "TypeError", message: 'option must be one of ratio, minPerSecond, windowMs, store, onStoreError, storeTimeoutMs; received "ratoi"' });
 });
 
 test("onRetry is awaited before the wait and sees the wait; a throw stops the call with that error", async (t) => {

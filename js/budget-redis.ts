@@ -1,0 +1,113 @@
+/**
+ * `redisBudgetStore`: a retry budget's bucket in Redis, for `createRetryBudget({ store })`.
+ * @module
+ */
+import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
+import { invalid, readable, readOptions, TYPE } from "./errors.js";
+
+/**
+ * The Redis clients `redisBudgetStore` takes, by the one method it calls:
+ * an ioredis `Redis` or `Cluster` (`evalsha`/`eval`), or a node-redis v4+ client (`sendCommand`).
+ */
+export type RedisClientLike =
+  | { evalsha(...args: (string | number)[]): PromiseLike<unknown>; eval(...args: (string | number)[]): PromiseLike<unknown> }
+  | { sendCommand(args: string[]): PromiseLike<unknown> };
+
+/** Options of `redisBudgetStore`. */
+export interface RedisBudgetStoreOptions {
+  /** The Redis key of the bucket (a hash), one per shared budget, e.g. `"retry-budget:payments"`. */
+  key: string;
+}
+
+/**
+ * One step on the bucket, atomic (one script run). The hash's fields are slice numbers
+ * (the server's `TIME` in ms × 10 / windowMs, rounded down), their values the units put
+ * in that slice; slices older than the window are deleted, the key expires after two
+ * windows without a change. ARGV: units, reserve, windowMs, "d" (deposit) or "w"
+ * (withdrawal). Answers { charged (1/0), reserve + units of the window after the step }.
+ */
+const SCRIPT = `if redis.replicate_commands then redis.replicate_commands() end
+local units = tonumber(ARGV[1])
+local reserve = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = math.floor((tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)) * 10 / window)
+local cells = redis.call('HGETALL', KEYS[1])
+local sum = 0
+for i = 1, #cells, 2 do
+  if tonumber(cells[i]) <= now - 10 then redis.call('HDEL', KEYS[1], cells[i]) else sum = sum + tonumber(cells[i + 1]) end
+end
+local charged = 1
+if ARGV[4] == 'w' then
+  if reserve + sum >= units then units = -units else charged = 0 units = 0 end
+end
+if units ~= 0 then
+  redis.call('HINCRBY', KEYS[1], string.format('%.0f', now), units)
+  redis.call('PEXPIRE', KEYS[1], window * 2)
+  sum = sum + units
+end
+return { charged, reserve + sum }`;
+
+/** The script's SHA-1 in hex (the name `EVALSHA` knows it by), from Web Crypto; `undefined` without it. */
+async function scriptSha1(): Promise<string | undefined> {
+  const subtle = (globalThis as { crypto?: { subtle?: { digest(a: string, d: Uint8Array): Promise<ArrayBuffer> } } }).crypto?.subtle;
+  if (!subtle) return undefined;
+  const digest = new Uint8Array(await subtle.digest("SHA-1", new TextEncoder().encode(SCRIPT)));
+  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+let scriptSha: Promise<string | undefined> | undefined;
+
+/**
+ * A store for `createRetryBudget({ store })` that keeps the bucket in Redis under
+ * `key`: each deposit and each withdrawal is one atomic Lua script run (`EVALSHA`,
+ * one round trip; the script is sent whole with `EVAL` when the server does not know
+ * it yet, one more round trip after each server restart), timed by the Redis server's clock, so every process sharing the key
+ * shares one budget. The key expires two windows after its last change. The client
+ * is used as it is (its connection, retries and offline queue are the caller's); the
+ * package imports no Redis library.
+ *
+ * @param client an ioredis `Redis`/`Cluster` instance or a node-redis v4+ client (connected by the caller).
+ * @param options see {@link RedisBudgetStoreOptions}.
+ * @throws TypeError when `client` is neither, or `key` is not a non-empty string (or options cannot be read).
+ * @example
+ * const budget = createRetryBudget({ ratio: 0.1, store: redisBudgetStore(redis, { key: "retry-budget:payments" }) });
+ */
+export function redisBudgetStore(client: RedisClientLike, options: RedisBudgetStoreOptions): RetryBudgetStore {
+  const kind = readable("client", "a Redis client that can be read", client, () => {
+    if (typeof client !== "object" || client === null) return undefined;
+    const c = client as Record<string, unknown>;
+    if (typeof c.evalsha === "function" && typeof c.eval === "function") return "ioredis";
+    return typeof c.sendCommand === "function" ? "node-redis" : undefined;
+  });
+  if (!kind) throw invalid(TYPE, "client", "an ioredis instance or a node-redis (v4+) client", client);
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
+  const o = readOptions(options);
+  for (const k in o) if (k !== "key") throw invalid(TYPE, "option", "key", k);
+  const key = o.key;
+  if (typeof key !== "string" || key === "") throw invalid(TYPE, "key", "a non-empty string", key);
+  const sha = (scriptSha ??= scriptSha1().catch(() => undefined));
+  const run = async (units: number, rule: RetryBudgetRule, op: "d" | "w"): Promise<unknown> => {
+    const args = [String(units), String(rule.reserve), String(rule.windowMs), op];
+    const c = client as Record<string, (...a: unknown[]) => PromiseLike<unknown>>;
+    const call = (sha: string | undefined) => kind === "ioredis"
+      ? (sha ? c.evalsha!.call(client, sha, 1, key, ...args) : c.eval!.call(client, SCRIPT, 1, key, ...args))
+      : c.sendCommand!.call(client, sha ? ["EVALSHA", sha, "1", key, ...args] : ["EVAL", SCRIPT, "1", key, ...args]);
+    const known = await sha;
+    try {
+      return await call(known);
+    } catch (e) {
+      // A server that has not run the script yet (or was restarted): send it whole, which also caches it.
+      if (!known || !String((e as Error | undefined)?.message).startsWith("NOSCRIPT")) throw e;
+      return await call(undefined);
+    }
+  };
+  return {
+    deposit: (units, rule) => run(units, rule, "d"),
+    withdraw: async (units, rule): Promise<RetryBudgetWithdrawal> => {
+      const reply = await run(units, rule, "w");
+      if (!Array.isArray(reply) || reply.length !== 2) throw invalid(TYPE, "the Redis script's reply", "[charged, balance]", reply);
+      return { charged: Number(reply[0]) === 1, balance: Number(reply[1]) };
+    },
+  };
+}

@@ -1,0 +1,199 @@
+// createRetryBudget: exact arithmetic of the rule, and a budget with a store (stores written
+// here that fail in each way a real one can: a rejection, a throw, no answer, a bad answer).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { retry, createRetryBudget } from "../../pkg/dist/esm/retry.js";
+
+const fail = () => { throw new Error("down"); };
+
+/** Retries a budget pays for over `calls` sequential failing retry() calls (each retried until the budget stops it). */
+async function retriesOver(budget, calls) {
+  let attempts = 0;
+  for (let i = 0; i < calls; i++) {
+    const e = await retry(() => { attempts++; fail(); }, 0, { retries: 100_000, budget }).catch((x) => x);
+    assert.equal(e.reason, "budget");
+  }
+  return attempts - calls;
+}
+
+test("10 000 failing calls pay for exactly ratio × 10 000 retries (0.7 → 7 000, 3 → 30 000, 0.1 → 1 000, 1/3 → 3 333)", async () => {
+  for (const [ratio, want] of [[0.7, 7000], [3, 30_000], [0.1, 1000], [1 / 3, 3333], [0.25, 2500], [1000, 10_000_000]]) {
+    // A 60 s window: no deposit expires during the test.
+    const budget = createRetryBudget({ ratio, minPerSecond: 0, windowMs: "60 seconds" });
+    if (ratio !== 0.7 && ratio !== 3) {
+      // Straight on the budget (the same calls; ten million retries through retry() would take minutes).
+      let r = 0;
+      for (let i = 0; i < 10_000; i++) {
+        budget.deposit();
+        while (budget.tryWithdraw()) r++;
+      }
+      assert.equal(r, want);
+    } else {
+      assert.equal(await retriesOver(budget, 10_000), want, `ratio ${ratio}`);
+    }
+    assert.equal(budget.balance, 0);
+  }
+});
+
+test("the reserve is exact too: minPerSecond 7 over 3 s at ratio 0.7 is 21 retries before any call; 10 calls add exactly 7", () => {
+  const budget = createRetryBudget({ ratio: 0.7, minPerSecond: 7, windowMs: "3 seconds" });
+  assert.equal(budget.balance, 21);
+  for (let i = 0; i < 10; i++) budget.deposit();
+  assert.equal(budget.balance, 28);
+  let r = 0;
+  while (budget.tryWithdraw()) r++;
+  assert.equal(r, 28);
+});
+
+test("a ratio no fraction up to 1/10 000 equals is used as the largest fraction below it: never more retries than ratio × calls", () => {
+  for (const ratio of [0.123456789, Math.PI / 10, 0.00001]) {
+    const budget = createRetryBudget({ ratio, minPerSecond: 0 });
+    let r = 0;
+    for (let i = 0; i < 100_000; i++) {
+      budget.deposit();
+      while (budget.tryWithdraw()) r++;
+    }
+    assert.ok(r <= ratio * 100_000, `${r} ≤ ${ratio * 100_000}`);
+    assert.ok(r >= ratio * 100_000 - 11, `${r} ≥ ${ratio * 100_000} - 11`);
+  }
+});
+
+test("without a store the budget answers synchronously: tryWithdraw a boolean, deposit undefined", () => {
+  const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
+  assert.equal(budget.deposit(), undefined);
+  assert.equal(budget.tryWithdraw(), true);
+  assert.equal(budget.tryWithdraw(), false);
+});
+
+test("bad store options: TypeError/RangeError naming the option and the value", () => {
+  const store = { deposit: async () => {}, withdraw: async () => ({ charged: true, balance: 0 }) };
+  assert.throws(() => createRetryBudget({ store: {} }), {
+    name: "TypeError", message: "store must be a retry budget store (an object with deposit and withdraw methods); received an object",
+  });
+  assert.throws(() => createRetryBudget({ store: 1 }), { name: "TypeError", message: /^store must be a retry budget store .*; received 1$/ });
+  assert.throws(() => createRetryBudget({ store, onStoreError: 1 }), { name: "TypeError", message: "onStoreError must be a function; received 1" });
+  assert.throws(() => createRetryBudget({ onStoreError: () => {} }), { name: "TypeError", message: /^onStoreError must be given only with option store; received / });
+  assert.throws(() => createRetryBudget({ storeTimeoutMs: 5 }), { name: "TypeError", message: "storeTimeoutMs must be given only with option store; received 5" });
+  assert.throws(() => createRetryBudget({ store, storeTimeoutMs: 0 }), { name: "RangeError", message: "storeTimeoutMs must be a duration from 1 ms to 60 s; received 0" });
+  assert.throws(() => createRetryBudget({ store, storeTimeoutMs: "2 minutes" }), { name: "RangeError", message: 'storeTimeoutMs must be a duration from 1 ms to 60 s; received "2 minutes"' });
+  assert.throws(() => createRetryBudget({ minPerSecond: 2 ** 52, windowMs: "60 seconds" }), { name: "RangeError", message: /^minPerSecond must be an integer whose reserve/ });
+  const trap = new Proxy({}, { get() { throw new Error("trap"); } });
+  assert.throws(() => createRetryBudget({ store: trap }), { name: "TypeError", message: /^store must be a retry budget store that can be read; received / });
+});
+
+/** A store in memory following the store contract, whose next answers can be made to fail. */
+function memoryStore() {
+  const s = {
+    units: 0,
+    mode: "ok", // "ok" | "reject" | "throw" | "hang" | "garbage"
+    rules: [],
+    calls: 0,
+    answer(result) {
+      s.calls++;
+      if (s.mode === "reject") return Promise.reject(new Error("store down"));
+      if (s.mode === "throw") throw new Error("store threw");
+      if (s.mode === "hang") return new Promise(() => {});
+      if (s.mode === "garbage") return Promise.resolve("yes");
+      return Promise.resolve(result());
+    },
+    deposit(units, rule) {
+      s.rules.push(rule);
+      return s.answer(() => { s.units += units; });
+    },
+    withdraw(units, rule) {
+      s.rules.push(rule);
+      return s.answer(() => {
+        if (rule.reserve + s.units < units) return { charged: false, balance: rule.reserve + s.units };
+        s.units -= units;
+        return { charged: true, balance: rule.reserve + s.units };
+      });
+    },
+  };
+  return s;
+}
+
+test("with a store: deposits of ratio's numerator, withdrawals of its denominator, the rule { windowMs, reserve }; balance as of the store's last answer", async () => {
+  const store = memoryStore();
+  const budget = createRetryBudget({ ratio: 0.7, minPerSecond: 1, windowMs: "2 seconds", store });
+  assert.equal(budget.balance, 2);
+  for (let i = 0; i < 10; i++) await budget.deposit();
+  assert.equal(store.units, 70);
+  assert.deepEqual(store.rules[0], { windowMs: 2000, reserve: 20 });
+  assert.ok(Object.isFrozen(store.rules[0]));
+  const answers = [];
+  for (let i = 0; i < 10; i++) {
+    const p = budget.tryWithdraw();
+    assert.equal(typeof p.then, "function");
+    answers.push(await p);
+  }
+  assert.deepEqual(answers, [true, true, true, true, true, true, true, true, true, false]);
+  assert.equal(budget.balance, 0);
+  // 9 retries: the reserve of 2 (20 units) and 7 earned by 10 calls (70 units), 10 units each.
+  assert.equal(store.units, -20);
+  assert.equal(budget.balance, 0);
+  // retry() waits for the store's answer: its own deposit (7 units) is not a retry.
+  const e = await retry(fail, 0, { retries: 5, budget }).catch((x) => x);
+  assert.deepEqual([e.reason, e.attempts], ["budget", 1]);
+  assert.equal(store.units, -13);
+});
+
+for (const mode of ["reject", "throw", "garbage"]) {
+  test(`a store that fails (${mode}): the call goes on with the process's own budget, onStoreError once, the store again once it answers`, async () => {
+    const store = memoryStore();
+    const errors = [];
+    const budget = createRetryBudget({ ratio: 0, minPerSecond: 2, windowMs: "1 second", store, onStoreError: (x) => errors.push(x) });
+    assert.equal(await budget.tryWithdraw(), true); // the store's reserve: 2
+    store.mode = mode;
+    // The local budget has its own reserve of 2 (it paid for nothing yet).
+    assert.deepEqual([await budget.tryWithdraw(), await budget.tryWithdraw(), await budget.tryWithdraw()], [true, true, false]);
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0].name, mode === "garbage" ? "TypeError" : "Error");
+    assert.match(errors[0].message, mode === "reject" ? /^store down$/ : mode === "throw" ? /^store threw$/ : /^the store's withdrawal must be/);
+    assert.equal(budget.balance, 0);
+    const e = await retry(fail, 0, { retries: 5, budget }).catch((x) => x);
+    assert.deepEqual([e.reason, e.attempts], ["budget", 1]);
+    // Back: the next check (at most every 250 ms) finds the store answering, and the store decides again.
+    store.mode = "ok";
+    await new Promise((r) => setTimeout(r, 300));
+    budget.tryWithdraw(); // local answer; sends the check
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(await budget.tryWithdraw(), true); // the store's reserve: 1 left
+    assert.equal(await budget.tryWithdraw(), false);
+    assert.equal(store.units, -2);
+    assert.equal(errors.length, 1);
+  });
+}
+
+test("a store that does not answer: after storeTimeoutMs the call goes on with the local budget; onStoreError gets a TimeoutError", async () => {
+  const store = memoryStore();
+  const errors = [];
+  const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000, store, storeTimeoutMs: 50, onStoreError: (x) => errors.push(x) });
+  store.mode = "hang";
+  const t0 = performance.now();
+  const e = await retry(fail, 0, { retries: 5, budget }).catch((x) => x);
+  const took = performance.now() - t0;
+  assert.deepEqual([e.reason, e.attempts], ["budget", 2]); // after the timeout, the local reserve: 1 retry
+  assert.ok(took >= 45, `waited for the timeout (${took} ms)`);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].name, "TimeoutError");
+  assert.equal(errors[0].message, "the retry budget store did not answer within 50 ms");
+});
+
+test("deposits never reject, onStoreError's own throw is ignored, nothing is left unhandled", async () => {
+  const unhandled = [];
+  const onUnhandled = (x) => unhandled.push(x);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const store = memoryStore();
+    store.mode = "reject";
+    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: 1000, store, onStoreError: () => { throw new Error("hook"); } });
+    for (let i = 0; i < 5; i++) budget.deposit();
+    const r = await retry(fail, 0, { retries: 3, budget }).catch((x) => x);
+    // Local budget: the 5 deposits above and the call's own: 6 retries paid, 3 allowed by retries.
+    assert.deepEqual([r.reason, r.attempts], ["attempts", 4]);
+    await new Promise((x) => setTimeout(x, 20));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});

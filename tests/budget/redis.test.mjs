@@ -1,0 +1,91 @@
+// redisBudgetStore on a real redis-server (started and stopped here), through ioredis and
+// node-redis: the exact rule in Redis, the window by the server's clock, expiring keys, a
+// server that forgot the script, bad arguments.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Redis } from "ioredis";
+import { createClient } from "redis";
+import { createRetryBudget, redisBudgetStore } from "../../pkg/dist/esm/retry.js";
+import { missingRedis, startRedis } from "./redis-server.mjs";
+
+// With CI=true nothing is skipped: a missing engine fails the test.
+const skip = missingRedis && process.env.CI !== "true" ? missingRedis : false;
+
+const clients = {
+  ioredis: async (port) => {
+    const c = new Redis({ port, host: "127.0.0.1", lazyConnect: true });
+    await c.connect();
+    return { client: c, close: () => c.disconnect(), raw: (...args) => c.call(...args) };
+  },
+  "node-redis": async (port) => {
+    const c = createClient({ url: `redis://127.0.0.1:${port}` });
+    await c.connect();
+    return { client: c, close: () => c.destroy(), raw: (...args) => c.sendCommand(args.map(String)) };
+  },
+};
+
+for (const [name, connect] of Object.entries(clients)) {
+  test(`${name}: 100 calls at ratio 0.7 pay for exactly 70 retries in Redis, plus the reserve; the key expires`, { skip, timeout: 30_000 }, async () => {
+    assert.equal(missingRedis, undefined, missingRedis);
+    const redis = await startRedis();
+    const { client, close, raw } = await connect(redis.port);
+    try {
+      const errors = [];
+      const store = redisBudgetStore(client, { key: `budget:${name}` });
+      const budget = createRetryBudget({ ratio: 0.7, minPerSecond: 1, windowMs: "5 seconds", store, onStoreError: (e) => errors.push(e) });
+      for (let i = 0; i < 100; i++) await budget.deposit();
+      let r = 0;
+      while (await budget.tryWithdraw()) r++;
+      assert.equal(r, 75); // 0.7 × 100 + 1 × 5 s
+      assert.equal(budget.balance, 0);
+      assert.deepEqual(errors, []);
+      const ttl = Number(await raw("PTTL", `budget:${name}`));
+      assert.ok(ttl > 9000 && ttl <= 10_000, `PTTL ${ttl}: two windows`);
+      // A second budget on the same key is the same bucket: it is empty too.
+      const other = createRetryBudget({ ratio: 0.7, minPerSecond: 1, windowMs: "5 seconds", store: redisBudgetStore(client, { key: `budget:${name}` }) });
+      assert.equal(await other.tryWithdraw(), false);
+      // The store answers as the contract says: units in, { charged, balance } out.
+      const rule = { windowMs: 5000, reserve: 50 };
+      assert.deepEqual(await store.withdraw(10, rule), { charged: false, balance: 0 });
+      await store.deposit(25, rule);
+      assert.deepEqual(await store.withdraw(10, rule), { charged: true, balance: 15 });
+      // A server that forgot the script (SCRIPT FLUSH, or a restart) gets it again.
+      await raw("SCRIPT", "FLUSH");
+      assert.deepEqual(await store.withdraw(10, rule), { charged: true, balance: 5 });
+    } finally {
+      await close();
+      await redis.close();
+    }
+  });
+}
+
+test("the window is the Redis server's: deposits and withdrawals of a 1 s window expire, the reserve stays", { skip, timeout: 30_000 }, async () => {
+  assert.equal(missingRedis, undefined, missingRedis);
+  const redis = await startRedis();
+  const { client, close, raw } = await clients.ioredis(redis.port);
+  try {
+    const budget = createRetryBudget({ ratio: 1, minPerSecond: 2, windowMs: 1000, store: redisBudgetStore(client, { key: "budget:w" }) });
+    for (let i = 0; i < 5; i++) await budget.deposit();
+    let r = 0;
+    while (await budget.tryWithdraw()) r++;
+    assert.equal(r, 7);
+    await new Promise((x) => setTimeout(x, 1200));
+    r = 0;
+    while (await budget.tryWithdraw()) r++;
+    assert.equal(r, 2); // the reserve again; the deposits are gone
+    // Only live slices are kept: at most ten fields (slices of 100 ms).
+    assert.ok(Number(await raw("HLEN", "budget:w")) <= 10);
+  } finally {
+    await close();
+    await redis.close();
+  }
+});
+
+test("redisBudgetStore: bad client, bad key, unknown option are TypeErrors naming them", () => {
+  assert.throws(() => redisBudgetStore({}, { key: "k" }), { name: "TypeError", message: "client must be an ioredis instance or a node-redis (v4+) client; received an object" });
+  assert.throws(() => redisBudgetStore(null, { key: "k" }), { name: "TypeError", message: "client must be an ioredis instance or a node-redis (v4+) client; received null" });
+  const c = { sendCommand: async () => [1, 0] };
+  assert.throws(() => redisBudgetStore(c, { key: "" }), { name: "TypeError", message: 'key must be a non-empty string; received ""' });
+  assert.throws(() => redisBudgetStore(c), { name: "TypeError", message: "options must be an object; received undefined" });
+  assert.throws(() => redisBudgetStore(c, { key: "k", ttl: 1 }), { name: "TypeError", message: 'option must be key; received "ttl"' });
+});
