@@ -164,8 +164,8 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
  * so 10 000 calls at `ratio: 0.7` pay for exactly 7 000 retries. Time is `Date.now()`.
  *
  * With `store`, the same rule holds for the whole fleet sharing the store (by the
- * store's clock): a deposit is sent without waiting for it, each retry waits for one
- * answer of the store. When the store fails (an error, no answer within
+ * store's clock): a deposit is sent without waiting for it (deposits made while one is
+ * on its way are added up and sent as one), each retry waits for one answer of the store. When the store fails (an error, no answer within
  * `storeTimeoutMs`), the call goes on with this process's own budget of the same
  * options (which every deposit of this process also feeds), `onStoreError` is told
  * once, and the store is used again as soon as it answers (checked at most every
@@ -278,12 +278,38 @@ function sharedBudget(
       if (v !== FAILED) shared = true;
     });
   };
+  /** Deposits not sent yet (made while one was in flight), and when they have landed. */
+  let batch: { units: number; landed: Promise<void>; resolve: () => void } | undefined;
+  let sending = false;
+  const send = () => {
+    const b = batch as NonNullable<typeof batch>;
+    batch = undefined;
+    sending = true;
+    void ask(() => store.deposit(b.units, frozen), false).then(() => {
+      sending = false;
+      b.resolve();
+      const next = batch;
+      if (next && shared) send();
+      else if (next) {
+        batch = undefined;
+        next.resolve();
+      }
+    });
+  };
   return {
     deposit() {
       local.deposit();
       if (!shared) return probe();
       if (deposit === 0) return;
-      return ask(() => store.deposit(deposit, frozen), false).then(() => undefined);
+      if (!batch) {
+        let resolve!: () => void;
+        const landed = new Promise<void>((r) => (resolve = r));
+        batch = { units: 0, landed, resolve };
+      }
+      batch.units += deposit;
+      const { landed } = batch;
+      if (!sending) send();
+      return landed;
     },
     tryWithdraw() {
       if (!shared) {

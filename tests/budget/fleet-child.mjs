@@ -1,8 +1,9 @@
 // One process of a fleet sharing a retry budget through redis-server (spawned by
 // fleet.test.mjs and bench/fleet-budget.mjs). argv[2] is JSON:
 //   { port, key, client: "ioredis" | "node-redis", budget: createRetryBudget options,
-//     url, runMs, retries, concurrency (loops of calls, default 1) }
-// Once connected it sends "ready" on the IPC channel; from the parent's "go" for runMs it calls retry() back to back on `fn` = a GET of `url` that throws
+//     url, runMs (or null: until the parent says "stop"), retries, concurrency (loops of calls, default 1) }
+// Once connected it sends "ready" on the IPC channel, then every 25 ms { progress: { retries,
+// charged, late } } (counts); from the parent's "go" for runMs it calls retry() back to back on `fn` = a GET of `url` that throws
 // unless the answer is 2xx, with no wait between attempts. It prints one JSON line:
 //   { calls, attempts, retries, charged: [epoch ms of each withdrawal the store charged],
 //     late: [the same, for those charged too late to count],
@@ -57,12 +58,14 @@ const fn = async () => {
   await res.arrayBuffer();
   if (!res.ok) throw new Error(`status ${res.status}`);
 };
-const go = new Promise((resolve) => process.once("message", resolve));
+let stopped = false;
+const go = new Promise((resolve) => process.on("message", (m) => (m === "go" ? resolve() : (stopped = true))));
 process.send("ready");
 await go;
-const end = Date.now() + cfg.runMs;
+const progress = setInterval(() => process.send({ progress: { retries: attempts - calls, charged: charged.length, late: late.length } }), 25);
+const end = cfg.runMs === null ? Infinity : Date.now() + cfg.runMs;
 const loop = async () => {
-  while (Date.now() < end) {
+  while (Date.now() < end && !stopped) {
     calls++;
     try {
       await retry(fn, 0, { retries: cfg.retries ?? 1000, budget });
@@ -75,6 +78,7 @@ const loop = async () => {
 await Promise.all(Array.from({ length: cfg.concurrency ?? 1 }, loop));
 // Deposits are not awaited by retry(): let the last ones land before the connection closes.
 await new Promise((resolve) => setTimeout(resolve, 50));
+clearInterval(progress);
 process.stdout.write(`${JSON.stringify({ calls, attempts, retries: attempts - calls, charged, late, storeErrors, unhandled, reasons })}\n`);
 if (cfg.client === "node-redis") client.destroy();
 else client.disconnect();
