@@ -60,9 +60,9 @@ let scriptSha: Promise<string | undefined> | undefined;
 
 /**
  * A store for `createRetryBudget({ store })` that keeps the bucket in Redis under
- * `key`: each deposit and each withdrawal is one atomic Lua script run (`EVALSHA`,
- * one round trip; the script is sent whole with `EVAL` when the server does not know
- * it yet, one more round trip after each server restart), timed by the Redis server's clock, so every process sharing the key
+ * `key`: each deposit and each withdrawal is one atomic Lua script run, one round trip
+ * (`EVALSHA`; the store's first step sends the script whole with `EVAL`, and so does
+ * the step after a server restart, after its `EVALSHA` failed), timed by the Redis server's clock, so every process sharing the key
  * shares one budget. The key expires two windows after its last change. The client
  * is used as it is (its connection, retries and offline queue are the caller's); the
  * package imports no Redis library.
@@ -87,12 +87,19 @@ export function redisBudgetStore(client: RedisClientLike, options: RedisBudgetSt
   const key = o.key;
   if (typeof key !== "string" || key === "") throw invalid(TYPE, "key", "a non-empty string", key);
   const sha = (scriptSha ??= scriptSha1().catch(() => undefined));
+  let loaded = false;
   const run = async (units: number, rule: RetryBudgetRule, op: "d" | "w"): Promise<unknown> => {
     const args = [String(units), String(rule.reserve), String(rule.windowMs), op];
     const c = client as Record<string, (...a: unknown[]) => PromiseLike<unknown>>;
     const call = (sha: string | undefined) => kind === "ioredis"
       ? (sha ? c.evalsha!.call(client, sha, 1, key, ...args) : c.eval!.call(client, SCRIPT, 1, key, ...args))
       : c.sendCommand!.call(client, sha ? ["EVALSHA", sha, "1", key, ...args] : ["EVAL", SCRIPT, "1", key, ...args]);
+    // The first step of this store sends the script whole (which caches it on the server).
+    if (!loaded) {
+      const reply = await call(undefined);
+      loaded = true;
+      return reply;
+    }
     const known = await sha;
     try {
       return await call(known);
