@@ -27,26 +27,22 @@ export interface RedisBudgetStoreOptions {
  * (withdrawal). Answers { charged (1/0), reserve + units of the window after the step }.
  */
 const SCRIPT = `if redis.replicate_commands then redis.replicate_commands() end
-local units = tonumber(ARGV[1])
-local reserve = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
+local k, u, r, w = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local t = redis.call('TIME')
-local now = math.floor((tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)) * 10 / window)
-local cells = redis.call('HGETALL', KEYS[1])
-local sum = 0
-for i = 1, #cells, 2 do
-  if tonumber(cells[i]) <= now - 10 then redis.call('HDEL', KEYS[1], cells[i]) else sum = sum + tonumber(cells[i + 1]) end
+local n = math.floor((t[1] * 1000 + math.floor(t[2] / 1000)) * 10 / w)
+local c = redis.call('HGETALL', k)
+local s = 0
+for i = 1, #c, 2 do
+  if tonumber(c[i]) <= n - 10 then redis.call('HDEL', k, c[i]) else s = s + tonumber(c[i + 1]) end
 end
-local charged = 1
-if ARGV[4] == 'w' then
-  if reserve + sum >= units then units = -units else charged = 0 units = 0 end
+local ok = 1
+if ARGV[4] == 'w' then if r + s >= u then u = -u else ok, u = 0, 0 end end
+if u ~= 0 then
+  redis.call('HINCRBY', k, string.format('%.0f', n), u)
+  redis.call('PEXPIRE', k, w * 2)
+  s = s + u
 end
-if units ~= 0 then
-  redis.call('HINCRBY', KEYS[1], string.format('%.0f', now), units)
-  redis.call('PEXPIRE', KEYS[1], window * 2)
-  sum = sum + units
-end
-return { charged, reserve + sum }`;
+return { ok, r + s }`;
 
 /** The script's SHA-1 in hex (the name `EVALSHA` knows it by), from Web Crypto; `undefined` without it. */
 async function scriptSha1(): Promise<string | undefined> {

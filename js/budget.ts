@@ -249,10 +249,8 @@ function sharedBudget(
   const ask = <T>(step: () => PromiseLike<T>, hold: boolean): Promise<T | typeof FAILED> =>
     new Promise((resolve) => {
       const timer = setTimeout(() => {
-        const e = typeof DOMException === "function"
-          ? new DOMException(`the retry budget store did not answer within ${timeoutMs} ms`, "TimeoutError")
-          : new Error(`the retry budget store did not answer within ${timeoutMs} ms`);
-        fail(e);
+        const m = `the retry budget store did not answer within ${timeoutMs} ms`;
+        fail(typeof DOMException === "function" ? new DOMException(m, "TimeoutError") : new Error(m));
         resolve(FAILED);
       }, timeoutMs);
       // A deposit's timer does not keep a process alive; a withdrawal's caller waits on it.

@@ -6,7 +6,7 @@
 // charged, late } } (counts); from the parent's "go" for runMs it calls retry() back to back on `fn` = a GET of `url` that throws
 // unless the answer is 2xx, with no wait between attempts. It prints one JSON line:
 //   { calls, attempts, retries, charged: [epoch ms of each withdrawal the store charged],
-//     late: [the same, for those charged too late to count],
+//     late: [the same, for those charged after storeTimeoutMs, too late to count],
 //     storeErrors: [{ at, message }], unhandled: [messages], reasons: { reason: count } }
 import { retry, createRetryBudget, redisBudgetStore } from "../../pkg/dist/esm/retry.js";
 
@@ -31,14 +31,15 @@ if (cfg.client === "node-redis") {
 const store = redisBudgetStore(client, { key: cfg.key });
 const charged = [];
 const late = [];
+const timeoutMs = cfg.budget.storeTimeoutMs ?? 1000;
 // The same store, counting the withdrawals it charged (the fleet's shared retries); one
-// charged after the budget stopped waiting for it (storeTimeoutMs, 1 s) is `late`.
+// charged after the budget stopped waiting for it (storeTimeoutMs) is `late`.
 const counting = {
   deposit: (units, rule) => store.deposit(units, rule),
   withdraw: async (units, rule) => {
     const t0 = Date.now();
     const w = await store.withdraw(units, rule);
-    if (w.charged) (Date.now() - t0 < 1000 ? charged : late).push(Date.now());
+    if (w.charged) (Date.now() - t0 < timeoutMs ? charged : late).push(Date.now());
     return w;
   },
 };
