@@ -30,6 +30,7 @@ const EXTERNAL = {
   "queueRetryDelaySeconds(redelivery": "tests/retry/workerd.test.mjs",
   "retryMessage(message, redelivery": "tests/queues/workerd.test.mjs",
   "bullmqBackoff(policy)": "tests/queues/bullmq.test.mjs",
+  "retry-budget:": "tests/budget/guide.test.mjs",
 };
 
 const GUIDES = join(ROOT, "docs", "guides");
