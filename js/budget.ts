@@ -234,11 +234,11 @@ function sharedBudget(
   let shared = true;
   let balance = Math.floor(rule.reserve / cost);
   let probing = false;
-  let lastProbe = 0;
+  let probeAt = 0;
   const fail = (error: unknown) => {
     if (!shared) return;
     shared = false;
-    lastProbe = Date.now();
+    probeAt = Date.now();
     try {
       onStoreError?.(error);
     } catch {
@@ -266,11 +266,16 @@ function sharedBudget(
         settle(FAILED, e);
       }
     });
-  /** While failing: at most one check in flight, at most every PROBE_MS; a check that answers restores the store. */
+  /**
+   * While failing: a check at most every PROBE_MS, one at a time (one whose answer never came,
+   * as when the Workers request that sent it ended, no longer counts after the timeout); a
+   * check that answers restores the store.
+   */
   const probe = () => {
-    if (probing || Date.now() - lastProbe < PROBE_MS) return;
+    const now = Date.now();
+    if (now - probeAt < PROBE_MS || (probing && now - probeAt <= timeoutMs)) return;
     probing = true;
-    lastProbe = Date.now();
+    probeAt = now;
     void ask(() => store.deposit(0, frozen), false).then((v) => {
       probing = false;
       if (v !== FAILED) shared = true;
@@ -278,14 +283,19 @@ function sharedBudget(
   };
   /** Deposits not sent yet (made while one was in flight), and when they have landed. */
   let batch: { units: number; landed: Promise<void>; resolve: () => void } | undefined;
-  let sending = false;
+  /** The deposit on its way (a token) and when it left; one that never settled stops counting after the timeout. */
+  let sending: object | undefined;
+  let sentAt = 0;
   const send = () => {
     const b = batch as NonNullable<typeof batch>;
+    const token = {};
     batch = undefined;
-    sending = true;
+    sending = token;
+    sentAt = Date.now();
     void ask(() => store.deposit(b.units, frozen), false).then(() => {
-      sending = false;
       b.resolve();
+      if (sending !== token) return;
+      sending = undefined;
       const next = batch;
       if (next && shared) send();
       else if (next) {
@@ -306,7 +316,7 @@ function sharedBudget(
       }
       batch.units += deposit;
       const { landed } = batch;
-      if (!sending) send();
+      if (!sending || Date.now() - sentAt > timeoutMs) send();
       return landed;
     },
     tryWithdraw() {
