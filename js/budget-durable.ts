@@ -52,10 +52,10 @@ export class RetryBudgetObject {
 
   /**
    * One step on the bucket: `POST /?op=d|w&units=&reserve=&windowMs=` (what
-   * `durableObjectBudgetStore` sends). Answers 200 `"<charged 1|0> <balance>"`, or 400
-   * naming a bad parameter.
+   * `durableObjectBudgetStore` sends; the runtime passes a `Request`). Answers a `Response`:
+   * 200 `"<charged 1|0> <balance>"`, or 400 naming a bad parameter.
    */
-  async fetch(request: Request): Promise<Response> {
+  async fetch(request: { readonly url: string }): Promise<ResponseLikeBudget> {
     const q = new URL(request.url).searchParams;
     const int = (name: string, min: number, max: number) => {
       const v = Number(q.get(name));
