@@ -18,9 +18,9 @@
 import { Backoff } from "./backoff.js";
 import { invalid, numberOption, readable, TYPE } from "./errors.js";
 import { optionsObject } from "./retry-options.js";
-// Through the runtime's entry module, as the runtime's own functions: the two entry points
-// then share one chunk of the runtime (each file of a tree is loaded, and gzipped, whole).
-import { queueRetryDelaySeconds, retryAfterMs, type RetryAfterInput, type RetryPolicy } from "./retry.js";
+import { queueRetryDelaySeconds } from "./queue-seconds.js";
+import { retryAfterMs, type RetryAfterInput } from "./server-delay.js";
+import type { RetryPolicy } from "./retry.js";
 
 /**
  * The members of a Cloudflare Queues `Message` (workers-types' `Message<Body>`)
