@@ -5,7 +5,8 @@
  * @module
  */
 import { toMs, type DurationInput } from "./duration.js";
-import { invalid, numberOption, RANGE, readable, readOptions, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "./errors.js";
+import { optionsObject } from "./retry-options.js";
 
 /**
  * What `retry`/`fetchWithRetry` need of a budget (option `budget`). A budget
@@ -180,14 +181,9 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
  * await fetchWithRetry(url, undefined, { budget });
  */
 export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
-  if (typeof options !== "object" || options === null) throw invalid(TYPE, "options", "an object", options);
-  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
-  const o = readOptions(options) as RetryBudgetOptions;
-  // An array is never options (asked after readOptions, which reports a revoked Proxy first).
-  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const k in o) {
-    if (!KEYS.includes(k)) throw invalid(TYPE, "option", `one of ${KEYS.join(", ")}`, k);
-  }
+  // The runtime's one options reader: each option read once; a revoked Proxy, a throwing
+  // getter, an array or an unknown key is the package's TypeError.
+  const o = optionsObject(options, KEYS) as RetryBudgetOptions;
   const ratio = numberOption("ratio", o.ratio, "a number in [0, 1000]", (v) => v >= 0 && v <= 1000, 0.2);
   const minPerSecond = numberOption("minPerSecond", o.minPerSecond, "a non-negative integer", (v) => Number.isSafeInteger(v) && v >= 0, 10);
   const windowMs = duration("windowMs", o.windowMs, 1000, 60_000, "a duration from 1 s to 60 s", 10_000);

@@ -1,9 +1,9 @@
 // One reader of the options object for every runtime function (retry, fetchWithRetry, sleep,
-// retryMessage): the same errors, in the same words, for options that are not an object
+// createRetryBudget, retryMessage): the same errors, in the same words, for options that are not an object
 // (an array included), that cannot be read, or that hold a key the function does not take.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { retry, fetchWithRetry, sleep } from "../../pkg/dist/esm/retry.js";
+import { retry, fetchWithRetry, sleep, createRetryBudget } from "../../pkg/dist/esm/retry.js";
 import { retryMessage } from "../../pkg/dist/esm/queues.js";
 
 const message = () => ({ id: "m", attempts: 1, calls: 0, retry() { this.calls++; }, ack() { this.calls++; } });
@@ -11,6 +11,7 @@ const KEYS = {
   retry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget",
   fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref",
   sleep: "signal",
+  createRetryBudget: "ratio, minPerSecond, windowMs, store, onStoreError, storeTimeoutMs",
   retryMessage: "retryAfter, onExhausted",
 };
 // Each function called with `options`; a rejection or a synchronous throw (retryMessage is synchronous) as the error.
@@ -18,6 +19,7 @@ const CALLS = {
   retry: (o) => retry(() => "never", 1, o),
   fetchWithRetry: (o) => fetchWithRetry("http://127.0.0.1:9/never", undefined, o),
   sleep: (o) => sleep(1, o),
+  createRetryBudget: (o) => createRetryBudget(o),
   retryMessage: (o) => retryMessage(message(), 1, o),
 };
 async function errorOf(call) {
