@@ -136,6 +136,16 @@ export function duration(v: unknown): number {
 let register: Float64Array | undefined;
 /** The record whose copy is in the register now (`undefined`: unknown). */
 let loaded: readonly number[] | undefined;
+/** Counts the register's changes of content (a load, a compile, a call that replaced it). */
+let epoch = 0;
+
+/**
+ * How many times the register's content changed so far: equal before and after a call
+ * when nothing (a caller's `random` that used this package, say) replaced it meanwhile.
+ */
+export function registerEpoch(): number {
+  return epoch;
+}
 
 /** The policy register (a view re-made if memory grew: see {@link slots}). */
 export function reg(): Float64Array {
@@ -155,6 +165,7 @@ export function load(rec: readonly number[]): void {
     const r = reg();
     for (let i = 0; i < rec.length; i++) r[i] = rec[i] as number;
     loaded = rec;
+    epoch++;
   }
 }
 
@@ -168,6 +179,7 @@ export function compiled(len: number): number[] {
   const rec: number[] = new Array(len); // filled at once: cheaper than growing it by push
   for (let i = 0; i < len; i++) rec[i] = r[i] as number;
   loaded = rec;
+  epoch++;
   return rec;
 }
 
@@ -182,9 +194,13 @@ export function streamWords(): Uint32Array {
   return stream;
 }
 
-/** Tells the register's tracking that a call (Sigil's) replaced its content. */
+/**
+ * Tells the register's tracking that a call replaced (or is about to replace) its content:
+ * Sigil's call, or a compile, which writes the register in steps and may fail between them.
+ */
 export function replaced(): void {
   loaded = undefined;
+  epoch++;
 }
 
 /** The wait a `Retry-After` field value asks for at `now`, ms, or `undefined`. */

@@ -11,7 +11,7 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { compiled, duration, FUNCTION, load, num, put, reg, slots, tag, text } from "./abi.js";
+import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
 import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey } from "./errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
@@ -536,6 +536,9 @@ function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): n
   put(s, BACKOFF_FACTOR, tag(factor), num(factor));
   put(s, BACKOFF_MAX, tag(max), maxMs);
   put(s, BACKOFF_CAP, tag(cap), capMs);
+  // The register is rewritten from here on; a check that fails midway must not leave the
+  // policy loaded before this call looking loaded.
+  replaced();
   if (wasm.compileCurve(fluent) !== 0) compileFailed(o, name);
   let len = REC_HEADER;
   if (reg()[REC_GROWTH] === STEPPED) {

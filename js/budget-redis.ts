@@ -10,7 +10,10 @@ import { invalid, readable, readOptions, TYPE } from "./errors.js";
  * an ioredis `Redis` or `Cluster` (`evalsha`/`eval`), or a node-redis v4+ client (`sendCommand`).
  */
 export type RedisClientLike =
-  | { evalsha(...args: (string | number)[]): PromiseLike<unknown>; eval(...args: (string | number)[]): PromiseLike<unknown> }
+  | {
+      evalsha(sha: string, numkeys: number, ...args: (string | number)[]): PromiseLike<unknown>;
+      eval(script: string, numkeys: number, ...args: (string | number)[]): PromiseLike<unknown>;
+    }
   | { sendCommand(args: string[]): PromiseLike<unknown> };
 
 /** Options of `redisBudgetStore`. */

@@ -192,10 +192,13 @@ export function planRules(p: Plan, hooks?: Hooks, start = Date.now(), t0 = perfo
           if (left > 0) delay = Math.min(delay, left);
           else reason = "deadline";
         }
-        const retriesLeft = p.sendAgain ? p.attempts - failures : 0;
+        // A failure counted itself in `failures`; a deferral spends no retry, so the retries it
+        // leaves and those consumed so far are the previous failures'.
+        const spent = deferral ? failures + 1 : failures;
+        const retriesLeft = p.sendAgain ? p.attempts - spent : 0;
         if (p.onFailedAttempt) {
           await p.onFailedAttempt(Object.freeze({
-            error: seen as Error, attemptNumber: made, retriesLeft, retriesConsumed: failures - 1, retryDelay: reason ? 0 : delay,
+            error: seen as Error, attemptNumber: made, retriesLeft, retriesConsumed: spent - 1, retryDelay: reason ? 0 : delay,
           }));
         }
         // Fail fast: no wait that would end past the deadline.
@@ -215,7 +218,13 @@ export function planRules(p: Plan, hooks?: Hooks, start = Date.now(), t0 = perfo
             }
             if (typeof answer === "string") reason = answer;
             else if (!answer) reason = "budget";
-            else if (deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
+            else {
+              // The store's answer took time: the wait is cut again to what maxRetryTime leaves.
+              const left = p.maxRetryTime - (performance.now() - t0);
+              if (left > 0) delay = Math.min(delay, left);
+              else reason = "deadline";
+              if (!reason && deadline !== undefined && Date.now() + delay > deadline) reason = "deadline";
+            }
           }
         }
         if (reason) throw stop(reason, error);

@@ -7,7 +7,7 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { compiled, load, num, put, replaced, slots, tag, text } from "./abi.js";
+import { compiled, load, num, put, registerEpoch, replaced, slots, tag, text } from "./abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
 import { SigilError, fail, failed, fieldValues, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
@@ -177,10 +177,14 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   put(s, SIGIL_RANDOM, tag(random), stream !== undefined ? 1 : 0);
   put(s, SIGIL_SEED, tag(seed), seedLen);
   put(s, SIGIL_ATTEMPTS, tag(attempts), num(attempts));
+  const before = registerEpoch();
   const d = wasm.sigil(schedule);
+  // A `random` that used this package during the draw replaced the register: the policy
+  // it holds now is not this call's, so it is not remembered for the next call.
+  const own = registerEpoch() === before;
   replaced();
   if (d === d) {
-    if (!schedule) {
+    if (!schedule && own) {
       lastRec = compiled(REC_HEADER);
       lastValues = [t, base, max, jitter, random, seed];
     }

@@ -1,0 +1,54 @@
+// Two promises of the runtime that a slow budget store and a deferral could bend: the wait
+// after a store's late answer is still cut to what maxRetryTime leaves, and a deferral
+// (429/503 with a server wait) spends no retry in what onFailedAttempt and onRetry report.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { createRetryBudget, fetchWithRetry } from "../../pkg/dist/esm/retry.js";
+
+async function serve(answer) {
+  let n = 0;
+  const arrivals = [];
+  const server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    req.resume();
+    req.on("end", () => {
+      const [status, headers = {}] = answer(n++);
+      res.writeHead(status, headers).end(String(status));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, arrivals, close: () => new Promise((r) => server.close(r)) };
+}
+
+test("a store that answers a withdrawal late: the next attempt still begins within maxRetryTime", async () => {
+  const s = await serve(() => [503]);
+  await fetch(s.url).then((r) => r.text()); // Node's first fetch builds its client; not part of the call
+  s.arrivals.length = 0;
+  const slow = () => new Promise((r) => setTimeout(() => r({ charged: true, balance: 9 }), 1000));
+  const budget = createRetryBudget({ store: { deposit: async () => {}, withdraw: slow } });
+  const t0 = performance.now();
+  const res = await fetchWithRetry(s.url, undefined, { budget, policy: 5000, retries: 5, maxRetryTime: 2000 });
+  await s.close();
+  assert.equal(res.status, 503);
+  assert.equal(s.arrivals.length, 2, "one retry: the wait after the store's answer is cut to what is left");
+  // Due at 2 000 ms (the store's 1 000 ms included); the wait cut before the store answered
+  // would put it at ~3 000 ms. Timers fire late, never early: half a second of slack.
+  assert.ok(s.arrivals[1] - t0 < 2500, `second attempt at ${Math.round(s.arrivals[1] - t0)} ms`);
+});
+
+test("a deferral spends no retry: onFailedAttempt's retriesLeft/retriesConsumed and onRetry's retriesLeft", async () => {
+  const s = await serve((i) => (i === 0 ? [429, { "retry-after": "0" }] : i === 1 ? [503] : [200]));
+  const seen = [];
+  const res = await fetchWithRetry(s.url, undefined, {
+    retries: 2, minTimeout: 1,
+    onFailedAttempt: (c) => seen.push(["failed", c.attemptNumber, c.retriesLeft, c.retriesConsumed]),
+    onRetry: (e) => seen.push(["retry", e.attempt, e.retriesLeft, e.deferral]),
+  });
+  await s.close();
+  assert.equal(res.status, 200);
+  assert.deepEqual(seen, [
+    ["failed", 1, 2, 0], ["retry", 1, 2, true],
+    ["failed", 2, 2, 0], ["retry", 2, 2, false],
+  ]);
+});
