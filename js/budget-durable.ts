@@ -4,7 +4,8 @@
  * @module
  */
 import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
-import { invalid, readable, readOptions, TYPE } from "./errors.js";
+import { invalid, readable, TYPE } from "./errors.js";
+import { optionsObject } from "./retry-options.js";
 
 /** The Durable Object namespace binding `durableObjectBudgetStore` uses (a subset of Workers' `DurableObjectNamespace`). */
 export interface DurableObjectNamespaceLike {
@@ -57,16 +58,22 @@ export class RetryBudgetObject {
    */
   async fetch(request: { readonly url: string }): Promise<ResponseLikeBudget> {
     const q = new URL(request.url).searchParams;
-    const int = (name: string, min: number, max: number) => {
-      const v = Number(q.get(name));
-      return q.get(name) !== null && Number.isSafeInteger(v) && v >= min && v <= max ? v : undefined;
+    const bad: string[] = [];
+    /** A parameter's number when it is one in [min, max] (an integer when `whole`), else noted in `bad`. */
+    const param = (name: string, min: number, max: number, whole: boolean) => {
+      const raw = q.get(name);
+      const v = Number(raw);
+      if (raw !== null && raw !== "" && (whole ? Number.isSafeInteger(v) : Number.isFinite(v)) && v >= min && v <= max) return v;
+      bad.push(`${name} ${raw === null ? "missing" : JSON.stringify(raw)}`);
+      return undefined;
     };
     const op = q.get("op");
-    const units = int("units", 0, Number.MAX_SAFE_INTEGER);
-    const reserve = int("reserve", 0, Number.MAX_SAFE_INTEGER);
-    const windowMs = int("windowMs", 1000, 60_000);
+    if (op !== "d" && op !== "w") bad.push(`op ${op === null ? "missing" : JSON.stringify(op)}`);
+    const units = param("units", 0, Number.MAX_SAFE_INTEGER, true);
+    const reserve = param("reserve", 0, Number.MAX_SAFE_INTEGER, true);
+    const windowMs = param("windowMs", 1000, 60_000, false);
     if ((op !== "d" && op !== "w") || units === undefined || reserve === undefined || windowMs === undefined) {
-      return new Response("expected op=d|w, units and reserve (non-negative integers), windowMs (1000 to 60000)", { status: 400 });
+      return new Response(`expected op=d|w, units and reserve (non-negative integers), windowMs (1000 to 60000); received ${bad.join(", ")}`, { status: 400 });
     }
     const now = Math.floor((Date.now() * 10) / windowMs);
     let sum = 0;
@@ -108,9 +115,10 @@ export function durableObjectBudgetStore(namespace: DurableObjectNamespaceLike, 
   const ok = readable("namespace", "a Durable Object namespace that can be read", namespace, () =>
     typeof namespace === "object" && namespace !== null && typeof namespace.idFromName === "function" && typeof namespace.get === "function");
   if (!ok) throw invalid(TYPE, "namespace", "a Durable Object namespace (env binding with idFromName and get)", namespace);
-  if (typeof options !== "object" || options === null || Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  const o = readOptions(options);
-  for (const k in o) if (k !== "name") throw invalid(TYPE, "option", "name", k);
+  // The runtime's one options reader: a revoked Proxy, a throwing getter, an array or an
+  // unknown key is the package's TypeError.
+  if (options === undefined) throw invalid(TYPE, "options", "an object", options);
+  const o = optionsObject(options, ["name"]);
   const name = o.name;
   if (typeof name !== "string" || name === "") throw invalid(TYPE, "name", "a non-empty string", name);
   let id: unknown;

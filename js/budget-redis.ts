@@ -3,7 +3,8 @@
  * @module
  */
 import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
-import { invalid, readable, readOptions, TYPE } from "./errors.js";
+import { invalid, readable, TYPE } from "./errors.js";
+import { optionsObject } from "./retry-options.js";
 
 /**
  * The Redis clients `redisBudgetStore` takes, by the one method it calls:
@@ -80,9 +81,10 @@ export function redisBudgetStore(client: RedisClientLike, options: RedisBudgetSt
     return typeof c.sendCommand === "function" ? "node-redis" : undefined;
   });
   if (!kind) throw invalid(TYPE, "client", "an ioredis instance or a node-redis (v4+) client", client);
-  if (typeof options !== "object" || options === null || Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  const o = readOptions(options);
-  for (const k in o) if (k !== "key") throw invalid(TYPE, "option", "key", k);
+  // The runtime's one options reader: a revoked Proxy, a throwing getter, an array or an
+  // unknown key is the package's TypeError.
+  if (options === undefined) throw invalid(TYPE, "options", "an object", options);
+  const o = optionsObject(options, ["key"]);
   const key = o.key;
   if (typeof key !== "string" || key === "") throw invalid(TYPE, "key", "a non-empty string", key);
   const sha = (scriptSha ??= scriptSha1().catch(() => undefined));

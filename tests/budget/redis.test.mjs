@@ -87,5 +87,5 @@ test("redisBudgetStore: bad client, bad key, unknown option are TypeErrors namin
   const c = { sendCommand: async () => [1, 0] };
   assert.throws(() => redisBudgetStore(c, { key: "" }), { name: "TypeError", message: 'key must be a non-empty string; received ""' });
   assert.throws(() => redisBudgetStore(c), { name: "TypeError", message: "options must be an object; received undefined" });
-  assert.throws(() => redisBudgetStore(c, { key: "k", ttl: 1 }), { name: "TypeError", message: 'option must be key; received "ttl"' });
+  assert.throws(() => redisBudgetStore(c, { key: "k", ttl: 1 }), { name: "TypeError", message: 'option must be one of key; received "ttl"' });
 });
