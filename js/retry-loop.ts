@@ -192,13 +192,15 @@ export function planRules(p: Plan, hooks?: Hooks, start = Date.now(), t0 = perfo
           if (left > 0) delay = Math.min(delay, left);
           else reason = "deadline";
         }
-        // A failure counted itself in `failures`; a deferral spends no retry, so the retries it
-        // leaves and those consumed so far are the previous failures'.
-        const spent = deferral ? failures + 1 : failures;
-        const retriesLeft = p.sendAgain ? p.attempts - spent : 0;
+        // onRetry's count: the attempts the budget still allows (a deferral spends none).
+        const retriesLeft = p.sendAgain ? p.attempts - failures : 0;
         if (p.onFailedAttempt) {
+          // p-retry's context counts retries: a failure counted itself in `failures`; a
+          // deferral is no failure, so it leaves the previous failures' counts as they are.
+          const spent = deferral ? failures + 1 : failures;
           await p.onFailedAttempt(Object.freeze({
-            error: seen as Error, attemptNumber: made, retriesLeft, retriesConsumed: spent - 1, retryDelay: reason ? 0 : delay,
+            error: seen as Error, attemptNumber: made, retriesLeft: p.sendAgain ? p.attempts - spent : 0, retriesConsumed: spent - 1,
+            retryDelay: reason ? 0 : delay,
           }));
         }
         // Fail fast: no wait that would end past the deadline.

@@ -1,6 +1,7 @@
 // Two promises of the runtime that a slow budget store and a deferral could bend: the wait
 // after a store's late answer is still cut to what maxRetryTime leaves, and a deferral
-// (429/503 with a server wait) spends no retry in what onFailedAttempt and onRetry report.
+// (429/503 with a server wait) spends no retry in what onFailedAttempt reports (p-retry's
+// counts never below 0 or above `retries`), and onRetry's count is the attempts still allowed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -37,7 +38,7 @@ test("a store that answers a withdrawal late: the next attempt still begins with
   assert.ok(s.arrivals[1] - t0 < 2500, `second attempt at ${Math.round(s.arrivals[1] - t0)} ms`);
 });
 
-test("a deferral spends no retry: onFailedAttempt's retriesLeft/retriesConsumed and onRetry's retriesLeft", async () => {
+test("a deferral spends no retry: onFailedAttempt's retriesLeft/retriesConsumed stay p-retry's counts, onRetry counts attempts still allowed", async () => {
   const s = await serve((i) => (i === 0 ? [429, { "retry-after": "0" }] : i === 1 ? [503] : [200]));
   const seen = [];
   const res = await fetchWithRetry(s.url, undefined, {
@@ -48,7 +49,9 @@ test("a deferral spends no retry: onFailedAttempt's retriesLeft/retriesConsumed 
   await s.close();
   assert.equal(res.status, 200);
   assert.deepEqual(seen, [
-    ["failed", 1, 2, 0], ["retry", 1, 2, true],
+    // p-retry's context: retries left and consumed, which a deferral does not change.
+    // onRetry's retriesLeft: the attempts the budget still allows (3 before any failure).
+    ["failed", 1, 2, 0], ["retry", 1, 3, true],
     ["failed", 2, 2, 0], ["retry", 2, 2, false],
   ]);
 });
