@@ -12,13 +12,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Backoff } from "../../pkg/dist/esm/policy.js";
 import { bullmqBackoff } from "../../pkg/dist/esm/queues.js";
+import { startRedis } from "../budget/redis-server.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const hasRedis = spawnSync("redis-server", ["--version"]).status === 0;
@@ -33,41 +33,6 @@ const policy = Backoff.exponential("500ms").cap("1 minute").jitter(0.5).maxAttem
 const expected = bullmqBackoff(policy);
 const wait = (id, n) => expected(n, "custom", undefined, { id });
 
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts redis-server on a free port in a temporary directory; resolves once it accepts connections. */
-async function startRedis(dir) {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${log}`)), 10_000);
-    child.stdout.on("data", (d) => {
-      log += d;
-      if (log.includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited (${code}):\n${log}`));
-    });
-  });
-  return { port, child };
-}
 
 const SENDER = `
 import { connection, startSender } from "./webhooks.js";
@@ -106,7 +71,6 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
   const dist = (name) => JSON.stringify(pathToFileURL(join(root, "pkg", "dist", "esm", `${name}.js`)).href);
   writeFileSync(join(dir, "webhooks.js"), module.replace('"backoff-wasm/queues"', dist("queues")).replace('"backoff-wasm/policy"', dist("policy")));
   writeFileSync(join(dir, "sender.mjs"), SENDER);
-  const redisDir = mkdtempSync(join(tmpdir(), "backoff-wasm-redis-"));
 
   // The receiver. Deliveries per webhook-id (the job id): [{ arrived, answered }].
   const t0 = performance.now();
@@ -149,7 +113,7 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}/hook`;
 
-  const redis = await startRedis(redisDir);
+  const redis = await startRedis();
   process.env.REDIS_URL = `redis://127.0.0.1:${redis.port}`;
   const events = [];
   const senders = new Map(); // name -> child
@@ -244,13 +208,10 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
     }
     await queue.close();
     await connection.quit();
-    const stopped = new Promise((resolve) => redis.child.once("exit", resolve));
-    redis.child.kill();
-    await stopped;
+    await redis.close();
     server.closeAllConnections();
     server.close();
     rmSync(dir, { recursive: true, force: true });
-    rmSync(redisDir, { recursive: true, force: true });
   }
   report.push(`total ${Math.round(performance.now() - started)} ms`);
   console.log(report.join("\n"));
