@@ -49,14 +49,16 @@ Exit status: 0 on success, 2 on a bad option (one line naming it).`;
 // Formats of the table and the bar chart (CLI only).
 
 /**
- * A clock-style breakdown: `1 s`, `1 min 3 s`, `2 min 7 s`, `1 h 0 min 5 s`, `0.766 s`; days
- * only beyond 2^53 days (`1.1574074074074073e+295 d`).
+ * A clock-style breakdown to the millisecond: `1 s`, `1 min 3 s`, `2 min 7 s`, `1 h 0 min 5 s`,
+ * `0.766 s`; days only beyond 2^53 days (`1.1574074074074073e+295 d`).
  * @param ms milliseconds.
  */
 function formatElapsed(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
   const parts: string[] = [];
-  let rest = ms;
+  // Rounded to the millisecond before it is split: 419 999.992 ms is "7 min", not "6 min 60 s"
+  // (and 1621.5 ms reads 1.622 s, as in the delay column).
+  let rest = Math.round(ms);
   for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000]] as const) {
     if (rest >= size || parts.length > 0) {
       const n = Math.floor(rest / size);
@@ -67,7 +69,7 @@ function formatElapsed(ms: number): string {
     }
   }
   const s = rest / 1000;
-  if (s !== 0 || parts.length === 0) parts.push(`${Number.isInteger(s) ? s : Number(s.toFixed(3))} s`);
+  if (s !== 0 || parts.length === 0) parts.push(`${s} s`);
   return parts.join(" ");
 }
 

@@ -136,6 +136,20 @@ test("one unit style per column: every delay in one unit, every elapsed time as 
   }
 });
 
+test("an elapsed time a hair below a whole minute reads as that minute, never \"60 s\"", () => {
+  // 9867 ms × 1.25^n: the eleventh retry ends at 419 999.992 ms, which is 7 min to the millisecond.
+  const r = run("schedule", "--base", "9867", "--factor", "1.25", "--attempts", "12");
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split("\n");
+  assert.equal(lines[11], "   11   91.894 s   7 min");
+  assert.equal(lines[13], "total window: 7 min (419999.9921865463 ms)");
+  assert.doesNotMatch(r.stdout, /\b60 s\b/);
+  // The same in the chart's total line.
+  const chart = run("schedule", "--base", "9867", "--factor", "1.25", "--attempts", "12", "--chart");
+  assert.equal(chart.status, 0, chart.stderr);
+  assert.match(chart.stdout, /^total window: 7 min \(419999\.9921865463 ms\)$/m);
+});
+
 test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
   // A million rows: more than a function call takes as arguments (Math.min(...rows) overflowed the stack).
   for (const extra of [[], ["--jitter", "full", "--seed", "s", "--chart"]]) {
