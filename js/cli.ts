@@ -61,11 +61,14 @@ function formatElapsed(ms: number): string {
   let rest = Math.round(ms);
   for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000]] as const) {
     if (rest >= size || parts.length > 0) {
-      const n = Math.floor(rest / size);
+      // `%` is exact on doubles; `rest - n * size` is not once the product passes 2^53, which
+      // turned 1e23 ms into "… d 9 h 19 min 14.432 s" instead of "… d 7 h 26 min 51.392 s".
+      const left = rest % size;
+      const n = Math.round((rest - left) / size);
       parts.push(`${n} ${unit}`);
       // Beyond 2^53 of a unit a double holds no smaller one: `rest` would be rounding noise.
       if (n > Number.MAX_SAFE_INTEGER) return parts.join(" ");
-      rest -= n * size;
+      rest = left;
     }
   }
   const s = rest / 1000;

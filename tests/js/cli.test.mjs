@@ -150,6 +150,13 @@ test("an elapsed time a hair below a whole minute reads as that minute, never \"
   assert.match(chart.stdout, /^total window: 7 min \(419999\.9921865463 ms\)$/m);
 });
 
+test("an elapsed time beyond 2^53 ms splits into the exact days, hours, minutes and seconds of that number", () => {
+  // 1e23 ms is the double 99 999 999 999 999 991 611 392: 1 157 407 407 407 407 d 7 h 26 min 51.392 s.
+  const r = run("schedule", "--base", "100000000000000000000000", "--max", "none", "--attempts", "2");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.split("\n")[1], "    1   1157407407407407.2 d   1157407407407407 d 7 h 26 min 51.392 s");
+});
+
 test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
   // A million rows: more than a function call takes as arguments (Math.min(...rows) overflowed the stack).
   for (const extra of [[], ["--jitter", "full", "--seed", "s", "--chart"]]) {
