@@ -22,23 +22,26 @@ and the total retry window. With no options: @sigil/core's default schedule
 
 Options (durations are ms or text such as "5s", "2 minutes"):
   --base <duration>     first wait (default 1s)
-  --max <duration>      ceiling of any wait before jitter (default 1h; "none" for unbounded)
+  --max <duration>      ceiling of any wait before jitter (default 1h; "none"
+                        for unbounded)
   --factor <number>     exponential multiplier, >= 1 (default 2)
   --growth <kind>       exponential (default) | linear | constant
   --steps <list>        comma-separated waits, the last repeating (replaces
                         --base/--max/--factor/--growth)
   --attempts <n>        attempts in total, the first included (default 8)
   --free <n>            attempts that wait 0 before the curve starts (default 0)
-  --jitter <f>          ± fraction in [0, 1] (createBackoff's jitter), "full", "equal"
-                        or "decorrelated" (needs --max)
+  --jitter <f>          ± fraction in [0, 1] (createBackoff's jitter), "full",
+                        "equal" or "decorrelated" (needs --max)
   --seed <seed>         keyed jitter (the library's seed option): retry n draws
                         createRandom("<seed> n").next(), so the same seed always
                         prints the same schedule; without it draws are random
   --format <format>     table (default) | json | csv (JSON has no Infinity: an
                         infinite wait, from an unbounded curve, is null there)
-  --chart               draw the schedule as a bar chart (fits 80 columns): █ the
-                        shortest possible wait, ░ the jitter band, ● this run's wait
-  --svg <file>          also write the schedule as an SVG chart (scheduleSvg)
+  --chart               draw the schedule as a bar chart (fits 80 columns):
+                        █ the shortest possible wait, ░ the jitter band,
+                        ● this run's wait
+  --svg <file>          also write the schedule as an SVG chart (scheduleSvg;
+                        at most 200 retries, so --attempts up to 201)
   -h, --help            this text
   --version             the package version
 
@@ -132,6 +135,9 @@ const FLAG: Record<string, string> = {
 };
 
 class UsageError extends Error {}
+
+/** The most retries `scheduleSvg` draws (its `retries` option is an integer from 1 to this). */
+const SVG_RETRIES = 200;
 
 /** The package version, set by scripts/assemble.mjs when it bundles the command. */
 declare const __BACKOFF_WASM_VERSION__: string | undefined;
@@ -311,8 +317,14 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       rows.push({ retry: i + 1, delayMs, elapsedMs: elapsed });
     });
     if (values.svg !== undefined) {
+      // scheduleSvg draws 1 to SVG_RETRIES retries: a longer schedule is a usage error that names
+      // the flags, not a "cannot write" about an option (`retries`) the command does not have.
+      if (rows.length > SVG_RETRIES) {
+        throw new UsageError(`--svg draws at most ${SVG_RETRIES} retries (--attempts ${SVG_RETRIES + 1}); received --attempts ${rows.length + 1}`);
+      }
+      const svg = scheduleSvg(policy, { retries: Math.max(1, rows.length) });
       try {
-        writeFileSync(values.svg as string, scheduleSvg(policy, { retries: Math.max(1, rows.length) }));
+        writeFileSync(values.svg as string, svg);
       } catch (e) {
         throw new UsageError(`--svg: cannot write ${JSON.stringify(values.svg)}: ${(e as Error).message.split("\n")[0]}`);
       }

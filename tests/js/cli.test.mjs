@@ -86,9 +86,16 @@ test("--max none with decorrelated jitter says which two options conflict, not '
 test("--help documents every option", () => {
   const r = run("--help");
   assert.equal(r.status, 0);
-  for (const flag of ["--base", "--max", "--factor", "--growth", "--steps", "--attempts", "--free", "--jitter", "--seed", "--format"]) {
+  for (const flag of ["--base", "--max", "--factor", "--growth", "--steps", "--attempts", "--free", "--jitter", "--seed", "--format", "--chart", "--svg", "--version"]) {
     assert.ok(r.stdout.includes(flag), flag);
   }
+});
+
+test("--help fits an 80-column terminal", () => {
+  const r = run("--help");
+  assert.equal(r.status, 0);
+  const wide = r.stdout.split("\n").filter((line) => [...line].length > 80);
+  assert.deepEqual(wide, []);
 });
 
 test("one unit style per column: every delay in one unit, every elapsed time as a clock reading", () => {
@@ -155,6 +162,29 @@ test("an elapsed time beyond 2^53 ms splits into the exact days, hours, minutes 
   const r = run("schedule", "--base", "100000000000000000000000", "--max", "none", "--attempts", "2");
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.split("\n")[1], "    1   1157407407407407.2 d   1157407407407407 d 7 h 26 min 51.392 s");
+});
+
+test("--svg with more retries than the chart draws names --svg and --attempts, writes nothing and prints no table", async () => {
+  const { mkdtempSync, existsSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "backoff-wasm-cli-"));
+  try {
+    const file = join(dir, "schedule.svg");
+    const r = run("schedule", "--attempts", "300", "--svg", file);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, "backoff-wasm: --svg draws at most 200 retries (--attempts 201); received --attempts 300\n");
+    assert.equal(existsSync(file), false);
+    // The longest schedule it draws is written, and the table printed.
+    const ok = run("schedule", "--attempts", "201", "--svg", file);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stderr, `wrote ${file}\n`);
+    assert.match(ok.stdout, /^ {2}200 /m);
+    assert.equal(existsSync(file), true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
