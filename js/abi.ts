@@ -2,8 +2,8 @@
  * The numbers-only boundary to wasm (internal to the package).
  *
  * Every wasm export takes and returns numbers. JavaScript values cross as a
- * type tag ({@link tag}) plus a number; text (durations, seeds, option names,
- * `Retry-After` values) is written as UTF-16 code units into wasm's text
+ * type tag ({@link tag}) plus a number; text (durations, seeds, option names)
+ * is written as UTF-16 code units into wasm's text
  * buffer ({@link text}); results that are more than one number come back in
  * result slots read through {@link slots}. Rust validates and decides; this
  * module only marshals. See src/bindings/mod.rs.
@@ -108,10 +108,6 @@ export function text(s: string): number {
 
 let units = new Uint16Array(memory.buffer);
 
-/** ASCII text at `ptr` in wasm memory (the static strings of error messages). */
-export function ascii(ptr: number, len: number): string {
-  return String.fromCharCode(...new Uint8Array(memory.buffer, ptr, len));
-}
 
 /** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
 let lastText: string | undefined;
@@ -203,8 +199,3 @@ export function replaced(): void {
   epoch++;
 }
 
-/** The wait a `Retry-After` field value asks for at `now`, ms, or `undefined`. */
-export function retryAfterValueMs(value: string, now: number): number | undefined {
-  const ms = wasm.retryAfterValueMs(text(value), now);
-  return ms === ms ? ms : undefined;
-}

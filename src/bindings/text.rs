@@ -1,11 +1,11 @@
 //! Text across the boundary: one scratch buffer of UTF-16 code units that the
 //! JS wrappers fill (`js/abi.ts`, `text`), and the exports that read it:
-//! duration text and `Retry-After` values.
+//! duration text and seeds.
 
 use wasm_bindgen::prelude::*;
 
 use super::Static;
-use crate::core::{duration, http_date, rng::SeedHash};
+use crate::core::{duration, rng::SeedHash};
 
 /// Code units the static buffer holds; longer text goes to pages grown for it.
 pub use crate::boundary::TEXT_CAPACITY;
@@ -100,13 +100,4 @@ pub fn write_text(units: &[u16]) -> Option<u32> {
 #[wasm_bindgen(js_name = parseDuration)]
 pub fn parse_duration(len: u32) -> f64 {
     text(len).and_then(duration::parse_units).unwrap_or(f64::NAN)
-}
-
-/// The wait in ms a `Retry-After` field value (in the text buffer, `len` code
-/// units) asks for at `now` (ms since the epoch): delay-seconds × 1000, or an
-/// HTTP-date minus `now` (0 when past); `NaN` for anything else (the JS wrapper
-/// returns `undefined` then). Never traps.
-#[wasm_bindgen(js_name = retryAfterValueMs)]
-pub fn retry_after_value_ms(len: u32, now: f64) -> f64 {
-    text(len).and_then(|t| http_date::retry_after_units(t, now)).unwrap_or(f64::NAN)
 }
