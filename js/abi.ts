@@ -2,8 +2,8 @@
  * The numbers-only boundary to wasm (internal to the package).
  *
  * Every wasm export takes and returns numbers. JavaScript values cross as a
- * type tag ({@link tag}) plus a number; text (durations, seeds, option names)
- * is written as UTF-16 code units into wasm's text
+ * type tag ({@link tag}) plus a number; text (seeds, the key text of a keyed
+ * draw) is written as UTF-16 code units into wasm's text
  * buffer ({@link text}); results that are more than one number come back in
  * result slots read through {@link slots}. Rust validates and decides; this
  * module only marshals. See src/bindings/mod.rs.
@@ -12,6 +12,7 @@
  */
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
+import { parseDurationText } from "./duration-text.js";
 import {
   REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
@@ -116,7 +117,7 @@ let lastMs = NaN;
 /** Milliseconds of duration text, or `NaN` when it is not a duration. */
 export function durationMs(s: string): number {
   if (s === lastText) return lastMs;
-  const ms = wasm.parseDuration(text(s));
+  const ms = parseDurationText(s);
   lastText = s;
   lastMs = ms;
   return ms;
