@@ -12,19 +12,33 @@
  * @module
  */
 
-/** Milliseconds per unit, by short and by long name. */
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000,
-  millisecond: 1, second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000,
-};
-
-/** The grammar after trimming: amount (1), short unit (2), long unit (3). */
-const DURATION = /^(-?(?:0|[1-9][0-9]*))(?:(ms|s|m|h|d|w)| (millisecond|second|minute|hour|day|week)s?)?$/;
+/** Milliseconds per short unit. */
+const SHORT: ReadonlyMap<string, number> = /* @__PURE__ */ new Map([["ms", 1], ["s", 1_000], ["m", 60_000], ["h", 3_600_000], ["d", 86_400_000], ["w", 604_800_000]]);
+/** Milliseconds per long unit, singular and plural. */
+const LONG: ReadonlyMap<string, number> = /* @__PURE__ */ new Map([
+  ["millisecond", 1], ["milliseconds", 1], ["second", 1_000], ["seconds", 1_000], ["minute", 60_000],
+  ["minutes", 60_000], ["hour", 3_600_000], ["hours", 3_600_000], ["day", 86_400_000], ["days", 86_400_000],
+  ["week", 604_800_000], ["weeks", 604_800_000],
+]);
 
 /** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
-export function parseDurationText(s: string): number {
-  const m = DURATION.exec(s.trim());
-  if (m === null) return NaN;
-  const unit = m[2] ?? m[3];
-  return Number(m[1]) * (unit === undefined ? 1 : (UNIT_MS[unit] as number));
+export function parseDurationText(text: string): number {
+  const s = text.trim();
+  const n = s.length;
+  const start = s.charCodeAt(0) === 0x2d ? 1 : 0; // "-"
+  let i = start;
+  let v = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) break;
+    v = v * 10 + d; // exact up to 15 digits
+  }
+  const digits = i - start;
+  if (digits === 0 || (digits > 1 && s.charCodeAt(start) === 0x30)) return NaN;
+  // Longer amounts: `Number` reads the digits with one rounding (the sum above may round more).
+  if (digits > 15) v = Number(s.slice(start, i));
+  const amount = start === 1 ? -v : v;
+  if (i === n) return amount;
+  const ms = s.charCodeAt(i) === 0x20 ? LONG.get(s.slice(i + 1)) : SHORT.get(s.slice(i));
+  return ms === undefined ? NaN : amount * ms;
 }
