@@ -2,8 +2,8 @@
  * The numbers-only boundary to wasm (internal to the package).
  *
  * Every wasm export takes and returns numbers. JavaScript values cross as a
- * type tag ({@link tag}) plus a number; text (durations, seeds, option names,
- * `Retry-After` values) is written as UTF-16 code units into wasm's text
+ * type tag ({@link tag}) plus a number; text (seeds, the key text of a keyed
+ * draw) is written as UTF-16 code units into wasm's text
  * buffer ({@link text}); results that are more than one number come back in
  * result slots read through {@link slots}. Rust validates and decides; this
  * module only marshals. See src/bindings/mod.rs.
@@ -12,6 +12,7 @@
  */
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
+import { parseDurationText } from "./duration-text.js";
 import {
   REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
@@ -108,10 +109,6 @@ export function text(s: string): number {
 
 let units = new Uint16Array(memory.buffer);
 
-/** ASCII text at `ptr` in wasm memory (the static strings of error messages). */
-export function ascii(ptr: number, len: number): string {
-  return String.fromCharCode(...new Uint8Array(memory.buffer, ptr, len));
-}
 
 /** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
 let lastText: string | undefined;
@@ -120,7 +117,7 @@ let lastMs = NaN;
 /** Milliseconds of duration text, or `NaN` when it is not a duration. */
 export function durationMs(s: string): number {
   if (s === lastText) return lastMs;
-  const ms = wasm.parseDuration(text(s));
+  const ms = parseDurationText(s);
   lastText = s;
   lastMs = ms;
   return ms;
@@ -203,8 +200,3 @@ export function replaced(): void {
   epoch++;
 }
 
-/** The wait a `Retry-After` field value asks for at `now`, ms, or `undefined`. */
-export function retryAfterValueMs(value: string, now: number): number | undefined {
-  const ms = wasm.retryAfterValueMs(text(value), now);
-  return ms === ms ? ms : undefined;
-}

@@ -14,10 +14,10 @@ export const TAG_BIGINT = 9;
 export const SLOT_COUNT = 48;
 export const ERR_KIND = 8;
 export const ERR_OPTION = 9;
-export const ERR_EXPECTED = 11;
-export const ERR_ARG = 13;
-export const ERR_INDEX = 14;
-export const ERR_NUMBERS = 15;
+export const ERR_EXPECTED = 10;
+export const ERR_ARG = 11;
+export const ERR_INDEX = 12;
+export const ERR_NUMBERS = 13;
 export const KIND_RANGE = 0;
 export const KIND_TYPE = 1;
 export const KIND_SIGIL = 2;
@@ -60,6 +60,8 @@ export const SIGIL_MAX_DELAY_MS = 3600000;
 export const MAX_STEPS = 1000;
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;
+/** The option names and expected wordings of errors, by the id a wasm check records. */
+export const WORDING = ["an option name", "interval", "base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "seed", "maxAttempts", "random", "attempt", "options", "baseDelayMs", "maxDelayMs", "state.seed", "items", "items.length", "state.words", "state.words.length", "min", "an integer >= 1", "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)", "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)", "a non-negative number", "0 (no jitter) or a number in (0, 1]", "a function returning numbers in [0, 1]", "a finite number >= 1", "a non-negative safe integer", "a non-negative finite duration (ms, or text such as \"5 seconds\")", "a duration >= base", "a finite number", "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts", "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", "a source of draws in [0, 1]", "a source whose float({}, {}) stays in that range", "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]", "a non-empty array of at most 1000 durations", "left out when steps are given (steps and curve options exclude each other)", "given (or steps instead)", "\"exponential\", \"linear\" or \"constant\"", "left out unless growth is \"exponential\"", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", "set for \"decorrelated\" jitter (it needs a cap)", "a string or a number", "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", "an object or undefined", "a string or a finite number", "an array", "a non-empty array", "an integer from {} to {}", "an array of four unsigned 32-bit integers", "4", "an unsigned 32-bit integer", "a safe integer", "an integer >= min", "given with a seed or a random stream (the Rust API has no default source)"];
 // The fields of BACKOFF calls: index = input slot pair and blamed value.
 export const BACKOFF_BASE = 0;
 export const BACKOFF_GROWTH = 1;

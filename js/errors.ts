@@ -7,12 +7,12 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { ascii, slots, tag, text } from "./abi.js";
+import { slots, tag, text } from "./abi.js";
 import { rethrow } from "./draw.js";
 import {
   BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, SIGIL_FIELDS, SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO, ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
   SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
-  TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
+  TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED, WORDING,
 } from "./boundary.js";
 
 // Pure (no module-level side effect): an entry point that does not use a class loses it to
@@ -228,9 +228,9 @@ export function failure(values: readonly unknown[]): Error {
   const s = slots();
   const at = (i: number) => s[i] as number;
   const index = at(ERR_INDEX);
-  const option = ascii(at(ERR_OPTION), at(ERR_OPTION + 1)) + (index >= 0 ? `[${index}]` : "");
+  const option = WORDING[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
   const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
-  const expected = ascii(at(ERR_EXPECTED), at(ERR_EXPECTED + 1)).replace(/\{\}/g, () => String(numbers.shift()));
+  const expected = (WORDING[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
   return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 

@@ -1,7 +1,7 @@
 /**
  * `backoff-wasm/retry`: the runtime layer — run an operation again after the
  * waits of a policy (`retry`), `fetch` that retries what is safe to retry
- * (`fetchWithRetry`), the `Retry-After` field (`retryAfterMs`, parsed in wasm),
+ * (`fetchWithRetry`), the `Retry-After` field (`retryAfterMs`),
  * a `sleep` that is right for any length, and the delay for Cloudflare Queues'
  * `message.retry({ delaySeconds })` (`queueRetryDelaySeconds`).
  *

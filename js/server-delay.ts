@@ -6,19 +6,19 @@
  * `RateLimit` structured field (draft-ietf-httpapi-ratelimit-headers; an
  * RFC 9651 list, `"name";r=<remaining>;t=<seconds>`), `RateLimit-Reset` (older
  * drafts: delay-seconds) and `X-RateLimit-Reset` (epoch seconds, or seconds
- * below 10⁹). Seconds are read by the wasm delay-seconds parser of `Retry-After`;
- * this file only cuts the structured field into its members and parameters
- * (kept out of the wasm, which every entry point loads).
+ * below 10⁹). Seconds are read by the delay-seconds reader of `Retry-After`
+ * (js/http-date.ts); this file cuts the structured field into its members and
+ * parameters (kept out of the wasm, which every entry point loads).
  * @module
  */
-import { retryAfterValueMs } from "./abi.js";
+import { retryAfterValueMs } from "./http-date.js";
 import { invalid, RANGE, readable, TYPE } from "./errors.js";
 import { isObject } from "./retry-options.js";
 
 /** `X-RateLimit-Reset` values at or above this many seconds are a time since the epoch. */
 const EPOCH_SECONDS_FROM = 1e9;
 
-/** delay-seconds (`1*DIGIT`, optional whitespace around) as ms, through the wasm parser; else `undefined`. */
+/** delay-seconds (`1*DIGIT`, optional whitespace around) as ms, through the `Retry-After` reader; else `undefined`. */
 function seconds(v: string): number | undefined {
   return /^[ \t]*\d+[ \t]*$/.test(v) ? retryAfterValueMs(v, 0) : undefined;
 }

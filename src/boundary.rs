@@ -40,16 +40,16 @@ pub mod slot {
     pub const COUNT: usize = INPUT + 2 * INPUTS;
     /// Slot of the error class ([`super::kind`]).
     pub const ERR_KIND: usize = 8;
-    /// Slots of the option name (pointer, byte length; ASCII).
+    /// Slot of the option name: its wording id (`core::wording::T`, `WORDING` in js/boundary.ts).
     pub const ERR_OPTION: usize = 9;
-    /// Slots of the expected text (pointer, byte length; ASCII; `{}` placeholders).
-    pub const ERR_EXPECTED: usize = 11;
+    /// Slot of the expected text: its wording id (`{}` placeholders in the text).
+    pub const ERR_EXPECTED: usize = 10;
     /// Slot of the index of the value to blame among those the call was given.
-    pub const ERR_ARG: usize = 13;
+    pub const ERR_ARG: usize = 11;
     /// Slot of an index appended to the option name (`steps[3]`), or -1.
-    pub const ERR_INDEX: usize = 14;
+    pub const ERR_INDEX: usize = 12;
     /// Slots of the numbers that fill the `{}` placeholders of the expected text.
-    pub const ERR_NUMBERS: usize = 15;
+    pub const ERR_NUMBERS: usize = 13;
     /// First input slot: field `i` of a call's table ([`super::Field`]) is at
     /// `INPUT + 2 * i` (its type tag) and `INPUT + 2 * i + 1` (its number).
     pub const INPUT: usize = 24;
@@ -363,7 +363,7 @@ fn names_of(wording: crate::core::wording::T) -> Vec<&'static str> {
 }
 
 /// The text of `js/boundary.ts`: every [`TABLE`] entry, the growth and jitter
-/// names, each field table's indexes (`BACKOFF_BASE`, …), names
+/// names, every wording of an error by id (`WORDING`, from `core::wording`), each field table's indexes (`BACKOFF_BASE`, …), names
 /// (`BACKOFF_FIELDS`) and where its options are among them, as TypeScript constants.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn typescript() -> String {
@@ -378,6 +378,9 @@ pub fn typescript() -> String {
     let list = |names: &[&str]| names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
     out.push_str(&format!("export const GROWTH_NAMES = [{}] as const;\n", list(&GROWTH_NAMES)));
     out.push_str(&format!("export const JITTER_NAMES = [{}] as const;\n", list(&JITTER_NAMES)));
+    out.push_str("/** The option names and expected wordings of errors, by the id a wasm check records. */\n");
+    let wording = (0..crate::core::wording::EDGES.len() - 1).map(|i| format!("{:?}", crate::core::wording::text_at(i)));
+    out.push_str(&format!("export const WORDING = [{}];\n", wording.collect::<Vec<_>>().join(", ")));
     for (prefix, table) in [("BACKOFF", BACKOFF_FIELDS), ("SIGIL", SIGIL_FIELDS)] {
         out.push_str(&format!("// The fields of {prefix} calls: index = input slot pair and blamed value.\n"));
         for (i, f) in table.iter().enumerate() {

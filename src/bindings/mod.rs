@@ -11,9 +11,9 @@
 //! reads through a `Float64Array` over wasm memory.
 //!
 //! Errors: a failed check records its error class, option name and expected
-//! text (ASCII slices of `core::wording::ALL`, the one place each wording lives)
-//! and which of the values the call was given is to blame; the JS wrapper
-//! (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
+//! text as ids of `core::wording` (the one place each wording lives; js/boundary.ts
+//! holds the same table, generated from it, as `WORDING`) and which of the values
+//! the call was given is to blame; the JS wrapper (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
 //! A check names its error with one constant (`spec`: class, value index and
 //! the two wording ids), and option values are read by two shared readers
 //! (`number`, `duration_option`) that run the `core::check` function the
@@ -40,7 +40,7 @@ use core::cell::UnsafeCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::core::wording::{ALL, T, span};
+use crate::core::wording::T;
 
 /// A `static` the single wasm thread mutates (wasm32-unknown-unknown without
 /// atomics has one thread, and no export runs JS code while it holds a reference).
@@ -141,21 +141,20 @@ pub struct Failed;
 /// A check's result: the value, or [`Failed`] with the error recorded.
 pub type Checked<T> = Result<T, Failed>;
 
-/// The address and byte length of wording `id` (`core::wording`).
-pub(crate) fn text_of(id: u32) -> [f64; 2] {
-    let (start, end) = span(id as usize);
-    [(ALL.as_ptr() as usize + start) as u32 as f64, (end - start) as f64]
-}
-
 /// Records the error `spec` (class in its low two bits, unless `kind` overrides it).
 #[inline(never)]
 fn record(spec: u32, index: f64, a: f64, b: f64) -> Failed {
-    let [option, option_len] = text_of(spec >> 6 & 0x7f);
-    let [expected, expected_len] = text_of(spec >> 13 & 0x7f);
     SLOTS.with(|s| {
         let at = s.iter_mut().skip(ERR_KIND);
-        let values =
-            [f64::from(spec & 3), option, option_len, expected, expected_len, f64::from(spec >> 2 & 0xf), index, a, b];
+        let values = [
+            f64::from(spec & 3),
+            f64::from(spec >> 6 & 0x7f),
+            f64::from(spec >> 13 & 0x7f),
+            f64::from(spec >> 2 & 0xf),
+            index,
+            a,
+            b,
+        ];
         at.zip(values).for_each(|(slot, v)| *slot = v);
     });
     Failed

@@ -1,11 +1,11 @@
 //! Text across the boundary: one scratch buffer of UTF-16 code units that the
 //! JS wrappers fill (`js/abi.ts`, `text`), and the exports that read it:
-//! duration text and `Retry-After` values.
+//! seeds.
 
 use wasm_bindgen::prelude::*;
 
 use super::Static;
-use crate::core::{duration, http_date, rng::SeedHash};
+use crate::core::rng::SeedHash;
 
 /// Code units the static buffer holds; longer text goes to pages grown for it.
 pub use crate::boundary::TEXT_CAPACITY;
@@ -16,7 +16,7 @@ static TEXT: Static<[u16; TEXT_CAPACITY]> = Static::new([0; TEXT_CAPACITY]);
 static LARGE: Static<(usize, usize)> = Static::new((0, 0));
 
 /// The address where the JS wrapper writes `len` UTF-16 code units for the next
-/// call that takes text (`parseDuration`, `streamSeed`, …), or 0 when memory
+/// call that takes text (`streamSeed`, `delay`'s key text, …), or 0 when memory
 /// cannot grow to hold them. Text up to [`TEXT_CAPACITY`] units uses a static
 /// buffer; longer text uses whole pages grown once and reused for every text
 /// that fits them (memory grows only when a longer text than ever before comes;
@@ -92,21 +92,4 @@ pub fn write_text(units: &[u16]) -> Option<u32> {
     let dst = unsafe { core::slice::from_raw_parts_mut(at as *mut u16, units.len()) };
     dst.iter_mut().zip(units).for_each(|(d, u)| *d = *u);
     Some(len)
-}
-
-/// Milliseconds of the duration text in the text buffer (`len` code units),
-/// or `NaN` when it is not a duration (docs/API.md section 4; the JS wrapper turns
-/// `NaN` into a failure result). Never traps, whatever the text.
-#[wasm_bindgen(js_name = parseDuration)]
-pub fn parse_duration(len: u32) -> f64 {
-    text(len).and_then(duration::parse_units).unwrap_or(f64::NAN)
-}
-
-/// The wait in ms a `Retry-After` field value (in the text buffer, `len` code
-/// units) asks for at `now` (ms since the epoch): delay-seconds × 1000, or an
-/// HTTP-date minus `now` (0 when past); `NaN` for anything else (the JS wrapper
-/// returns `undefined` then). Never traps.
-#[wasm_bindgen(js_name = retryAfterValueMs)]
-pub fn retry_after_value_ms(len: u32, now: f64) -> f64 {
-    text(len).and_then(|t| http_date::retry_after_units(t, now)).unwrap_or(f64::NAN)
 }

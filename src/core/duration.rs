@@ -312,4 +312,199 @@ mod tests {
         assert_eq!(parse("9007199254740993"), Some(9_007_199_254_740_992.0));
         assert_eq!(parse(&"9".repeat(400)), Some(f64::INFINITY));
     }
+
+    /// Set to rewrite `tests/js/duration-vectors.json` instead of checking it.
+    const VECTORS_WRITE: &str = "DURATION_VECTORS_WRITE";
+
+    /// A JSON string of UTF-16 code units (every non-printable or non-ASCII unit,
+    /// lone surrogates included, as `\uXXXX`).
+    fn json_units(units: &[u16]) -> String {
+        let mut out = String::from("\"");
+        for &u in units {
+            match u {
+                0x22 => out.push_str("\\\""),
+                0x5c => out.push_str("\\\\"),
+                0x20..=0x7e => out.push(char::from(u as u8)),
+                _ => out.push_str(&format!("\\u{u:04x}")),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    /// The texts of the vectors (UTF-16 code units): the literal cases of the tests
+    /// above, then a deterministic sweep of amounts (signs, leading zeros, 1–20 and
+    /// 300–320 digits), separators, units (short, long, plural, wrong case, unknown)
+    /// and characters around them (every JavaScript space, and others that are not).
+    fn vector_inputs() -> Vec<Vec<u16>> {
+        let literal = [
+            "1 second",
+            "15 seconds",
+            "1 minute",
+            "12 hours",
+            "2 days",
+            "1 week",
+            "5 milliseconds",
+            "250ms",
+            "5s",
+            "3m",
+            "2h",
+            "1d",
+            "1w",
+            "42",
+            "0",
+            "-5s",
+            "-0",
+            "  7s\n",
+            "\u{FEFF}\u{00A0}7s\u{2028}\u{3000}",
+            "",
+            "   ",
+            "s",
+            "ms",
+            "second",
+            "1.5s",
+            "1e3",
+            "0x10",
+            "+5",
+            "05",
+            "00",
+            "1_000",
+            "1  second",
+            "1second",
+            "1 s",
+            "1 Second",
+            "1S",
+            "1 month",
+            "1 year",
+            "1y",
+            "1s 2ms",
+            "1h30m",
+            "1 toString",
+            "1 constructor",
+            "1 __proto__",
+            "--1",
+            "-",
+            "1\tsecond",
+            "\u{0085}1s",
+            "1s\u{180E}",
+            "\u{FF11}s",
+            "1 seconds s",
+            "1 second ",
+            "9007199254740993",
+            "99999999999999999999",
+            "1 secondss",
+            "1 ms",
+            "1mss",
+        ];
+        let mut cases: Vec<Vec<u16>> = literal.iter().map(|t| t.encode_utf16().collect()).collect();
+        cases.push(vec![0xD800, u16::from(b'5')]);
+        cases.push(vec![u16::from(b'5'), 0xDC00]);
+        cases.push(vec![u16::from(b'5'), u16::from(b's'), 0xD800]);
+        for t in
+            ["9".repeat(400), "9".repeat(10_000), "1".repeat(309), "1".repeat(310), "-".to_string() + &"9".repeat(400)]
+        {
+            cases.push(t.encode_utf16().collect());
+        }
+        let around: [u16; 12] = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0xA0, 0x1680, 0x2005, 0x2028, 0xFEFF, 0x3000];
+        let not_space: [u16; 6] = [0x85, 0x180E, 0x200B, 0x08, 0x0E, 0x2060];
+        let units = [
+            "ms",
+            "s",
+            "m",
+            "h",
+            "d",
+            "w",
+            "millisecond",
+            "second",
+            "minute",
+            "hour",
+            "day",
+            "week",
+            "milliseconds",
+            "seconds",
+            "minutes",
+            "hours",
+            "days",
+            "weeks",
+            "Ms",
+            "S",
+            "y",
+            "sec",
+            "mins",
+            "secondss",
+            "",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: u64| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+        };
+        for _ in 0..3_000 {
+            let mut t: Vec<u16> = Vec::new();
+            for _ in 0..next(3) {
+                t.push(if next(8) == 0 { not_space[next(6) as usize] } else { around[next(12) as usize] });
+            }
+            match next(10) {
+                0 => t.push(u16::from(b'-')),
+                1 => t.push(u16::from(b'+')),
+                _ => {}
+            }
+            let len = if next(20) == 0 { 300 + next(21) } else { 1 + next(20) };
+            for i in 0..len {
+                let d = if i == 0 && next(4) != 0 { 1 + next(9) } else { next(10) };
+                t.push(u16::from(b'0') + d as u16);
+            }
+            match next(6) {
+                0 => t.push(u16::from(b'.')),
+                1 | 2 => t.push(u16::from(b' ')),
+                _ => {}
+            }
+            t.extend(units[next(units.len() as u64) as usize].encode_utf16());
+            for _ in 0..next(3) {
+                t.push(if next(8) == 0 { not_space[next(6) as usize] } else { around[next(12) as usize] });
+            }
+            cases.push(t);
+        }
+        cases
+    }
+
+    /// A number as the vectors write it: JSON, or a string for `-0` and the infinities.
+    fn json_number(x: f64) -> String {
+        if x == 0.0 && x.is_sign_negative() {
+            "\"-0\"".to_string()
+        } else if x.is_infinite() {
+            format!("\"{}Infinity\"", if x < 0.0 { "-" } else { "" })
+        } else {
+            format!("{x}")
+        }
+    }
+
+    /// What `tests/js/duration-vectors.json` holds: `[text, ms]` rows, `ms` the answer of
+    /// [`parse_units`] ([`json_number`]) or `null` when the text is no duration.
+    fn vectors_json() -> String {
+        let rows: Vec<String> = vector_inputs()
+            .iter()
+            .map(|t| format!("[{}, {}]", json_units(t), parse_units(t).map_or("null".to_string(), json_number)))
+            .collect();
+        format!("[\n{}\n]\n", rows.join(",\n"))
+    }
+
+    #[test]
+    fn javascript_vectors_are_current() {
+        // The JavaScript reader of duration text (js/duration-text.ts) replays this file
+        // (tests/js/duration-vectors.test.mjs): both parsers give the same answers.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/js/duration-vectors.json");
+        let generated = vectors_json();
+        if std::env::var_os(VECTORS_WRITE).is_some() {
+            std::fs::write(path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "tests/js/duration-vectors.json differs from what core::duration answers: regenerate it with \
+             `{VECTORS_WRITE}=1 cargo test -q --lib duration::` and commit it"
+        );
+    }
 }

@@ -520,6 +520,180 @@ mod tests {
         assert!(compared > 55_000 && accepted > 10_000, "{compared} compared, {accepted} accepted");
     }
 
+    /// Set to rewrite `tests/retry/http-date-vectors.json` instead of checking it.
+    const VECTORS_WRITE: &str = "HTTP_DATE_VECTORS_WRITE";
+
+    /// A JSON string of `s` (every non-printable or non-ASCII unit as `\uXXXX`).
+    fn json_string(s: &str) -> String {
+        let mut out = String::from("\"");
+        for u in s.encode_utf16() {
+            match u {
+                0x22 => out.push_str("\\\""),
+                0x5c => out.push_str("\\\\"),
+                0x20..=0x7e => out.push(char::from(u as u8)),
+                _ => out.push_str(&format!("\\u{u:04x}")),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    /// The texts and clocks of the vectors: the literal cases of the tests above, then a
+    /// deterministic sweep of the three layouts (years 0–9999, two-digit years 00–99,
+    /// fields just inside and outside their ranges, one byte replaced in half of them)
+    /// seen from several clocks.
+    fn vector_inputs() -> Vec<(String, f64)> {
+        let clocks = [NOW, 0.0, -1.0, 631_152_000_000.0, 3_471_292_800_000.0, -62_167_219_200_000.0, 8.64e15];
+        let mut cases: Vec<(String, f64)> = Vec::new();
+        let literal = [
+            "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+            "Sun Nov 06 08:49:37 1994",
+            " \tSun, 06 Nov 1994 08:49:37 GMT\t ",
+            "Sun,  06 Nov 1994 08:49:37 GMT",
+            "Sun Nov 6 08:49:37 1994",
+            "\nSun, 06 Nov 1994 08:49:37 GMT",
+            "Wednesday, 01-Jan-70 00:00:00 GMT",
+            "Thursday, 01-Jan-70 00:00:00 GMT",
+            "Saturday, 01-Jan-77 00:00:00 GMT",
+            "Wed, 31 Dec 1969 23:59:59 GMT",
+            "Sat, 01 Jan 0000 00:00:00 GMT",
+            "Fri, 31 Dec 9999 23:59:59 GMT",
+            "Mon Jan  1 00:00:00 1900",
+            "Tue, 29 Feb 2000 00:00:00 GMT",
+            "Tue, 29 Feb 1600 00:00:00 GMT",
+            "Thu, 29 Feb 1900 00:00:00 GMT",
+            "Mon, 29 Feb 2100 00:00:00 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT",
+            "Sunxxx, 06-Nov-94 08:49:37 GMT",
+            "Sun, 06-Nov-94 08:49:37 GMT",
+            "sun, 06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 06 Nov 1994 08:49:37 gmt",
+            "Sun, 06 nov 1994 08:49:37 GMT",
+            "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 94 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Nov 1994 08:60:00 GMT",
+            "Sun, 06 Nov 1994 08:49:60 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 31 Nov 1994 08:49:37 GMT",
+            "Sun, 00 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov -994 08:49:37 GMT",
+            "Sunday, 06-Nov-1994 08:49:37 GMT",
+            "Sunday, 06 Nov 94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994 GMT",
+            "Sun Nov  6 08:49:37 94",
+            "1994-11-06T08:49:37Z",
+            "Sun, 06 Nov 1994 08:49:37 GMT\u{e9}",
+            "S\u{fc}n, 06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37 GMT ",
+            "Sun, 06 Ja",
+            "Sun, 06 Nov",
+            "Sun",
+            "Sunday",
+            "Sun, 06 Nov 1994 08:49:37 GM",
+            "",
+            "   ",
+            "0",
+            "120",
+            " 120\t",
+            "007",
+            "-3",
+            "+3",
+            "1.5",
+            "1e3",
+            "0x10",
+            "1,2",
+            "1 2",
+            "120 seconds",
+            "soon",
+            "\u{661}\u{662}",
+            "99999999999999999999",
+            "9007199254740993",
+            "Sun, 29 Nov 2026 00:00:02 GMT",
+            "Sun Nov 29 00:01:00 2026",
+            "Sunday, 29-Nov-26 00:01:00 GMT",
+        ];
+        for text in literal {
+            for now in [NOW, NOW + 500.0, 0.0, 8.64e15 + 1.0] {
+                cases.push((text.to_string(), now));
+            }
+        }
+        for long in ["9".repeat(400), "0".repeat(400) + "1", "0".repeat(400)] {
+            cases.push((long, NOW));
+        }
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: u64| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x9E37_79B9_7F4A_7C15) % n
+        };
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+        for i in 0..3_000 {
+            let year = next(10_000);
+            let (day, hour, min, sec) = (next(33), next(25), next(61), next(61));
+            let mon = months[next(12) as usize];
+            let wday = next(7) as usize;
+            let short = String::from_utf8_lossy(&SHORT_DAYS[wday][..]).into_owned();
+            let mut text = match i % 3 {
+                0 => format!("{short}, {day:02} {mon} {year:04} {hour:02}:{min:02}:{sec:02} GMT"),
+                1 => {
+                    let d = if next(2) == 0 { format!("{day:>2}") } else { format!("{day:02}") };
+                    format!("{short} {mon} {d} {hour:02}:{min:02}:{sec:02} {year:04}")
+                }
+                _ => format!("{}, {day:02}-{mon}-{:02} {hour:02}:{min:02}:{sec:02} GMT", LONG_DAYS[wday], next(100)),
+            };
+            if i % 2 == 1 {
+                let at = next(text.len() as u64) as usize;
+                let b = if next(10) == 0 { b'\t' } else { 0x20 + next(95) as u8 };
+                let mut bytes = text.into_bytes();
+                bytes[at] = b;
+                text = String::from_utf8(bytes).unwrap();
+            }
+            let now = clocks[next(clocks.len() as u64) as usize];
+            cases.push((text, now));
+        }
+        cases
+    }
+
+    /// What `tests/retry/http-date-vectors.json` holds: `[value, now, answer]` rows,
+    /// `answer` the ms of [`retry_after_ms`] (`"Infinity"` when infinite) or `null`.
+    fn vectors_json() -> String {
+        let rows: Vec<String> = vector_inputs()
+            .iter()
+            .map(|(text, now)| {
+                let answer = match retry_after_ms(text, *now) {
+                    Some(ms) if ms.is_infinite() => "\"Infinity\"".to_string(),
+                    Some(ms) => format!("{ms}"),
+                    None => "null".to_string(),
+                };
+                format!("[{}, {now}, {answer}]", json_string(text))
+            })
+            .collect();
+        format!("[\n{}\n]\n", rows.join(",\n"))
+    }
+
+    #[test]
+    fn javascript_vectors_are_current() {
+        // The JavaScript reader of `Retry-After` (js/http-date.ts) replays this file
+        // (tests/retry/retry-after-vectors.test.mjs): both parsers give the same answers.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/retry/http-date-vectors.json");
+        let generated = vectors_json();
+        if std::env::var_os(VECTORS_WRITE).is_some() {
+            std::fs::write(path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "tests/retry/http-date-vectors.json differs from what core::http_date answers: regenerate it with \
+             `{VECTORS_WRITE}=1 cargo test -q --lib http_date::` and commit it"
+        );
+    }
+
     #[test]
     fn years_of_times() {
         assert_eq!(year_of(0.0), Some(1970));

@@ -34,7 +34,12 @@ macro_rules! texts {
 
 /// Wording `t`: its slice of [`ALL`].
 pub const fn text(t: T) -> &'static str {
-    let (start, end) = span(t as usize);
+    text_at(t as usize)
+}
+
+/// Wording `i` (`""` for an id out of range).
+pub const fn text_at(i: usize) -> &'static str {
+    let (start, end) = span(i);
     ALL.split_at(end).0.split_at(start).1
 }
 

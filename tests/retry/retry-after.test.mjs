@@ -1,5 +1,5 @@
 // retryAfterMs: RFC 9110 §10.2.3 delay-seconds and the three HTTP-date formats
-// of §5.6.7, parsed in wasm; every bad form gives undefined.
+// of §5.6.7; every bad form gives undefined.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";

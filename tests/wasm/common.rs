@@ -164,18 +164,16 @@ struct Recorded {
     index: f64,
 }
 
-fn ascii_at(ptr: f64, len: f64) -> String {
-    // SAFETY: the slots point at static ASCII strings of the module (this test
-    // links the library, so they are in this instance's memory).
-    let bytes = unsafe { std::slice::from_raw_parts(ptr as usize as *const u8, len as usize) };
-    String::from_utf8(bytes.to_vec()).unwrap()
+/// The wording a slot names by id (`core::wording`, as js/errors.ts reads `WORDING`).
+fn wording_at(id: f64) -> String {
+    backoff_wasm::core::wording::text_at(id as usize).to_string()
 }
 
 fn recorded() -> Recorded {
     Recorded {
         kind: b::slot(b::ERR_KIND),
-        option: ascii_at(b::slot(b::ERR_OPTION), b::slot(b::ERR_OPTION + 1)),
-        expected: ascii_at(b::slot(b::ERR_EXPECTED), b::slot(b::ERR_EXPECTED + 1)),
+        option: wording_at(b::slot(b::ERR_OPTION)),
+        expected: wording_at(b::slot(b::ERR_EXPECTED)),
         arg: b::slot(b::ERR_ARG),
         index: b::slot(b::ERR_INDEX),
     }
@@ -203,8 +201,16 @@ fn lone_surrogate() -> u32 {
     b::write_text(&[0xD800]).unwrap()
 }
 
+/// The duration text of `len` code units in the text buffer, read by the core's
+/// parser compiled to wasm (the package reads duration text in JavaScript, with the
+/// same answers: tests/js/duration-vectors.test.mjs); NaN when it is no duration or
+/// no text.
+fn parse_at(len: u32) -> f64 {
+    b::text(len).and_then(backoff_wasm::core::duration::parse_units).unwrap_or(NAN)
+}
+
 fn parse(s: &str) -> f64 {
-    b::parse_duration(text(s))
+    parse_at(text(s))
 }
 
 /// `createBackoff` options as js/backoff.ts passes them: (tag, number) pairs.
@@ -819,10 +825,10 @@ fn seeded_streams_and_keyed_draws() {
     expect_error(RANGE, "min", "a finite number", 0.0);
 }
 
-// ------------------------------------------------------------------ section 4: duration, and Retry-After
+// ------------------------------------------------------------------ section 4: duration
 
 #[wasm_bindgen_test]
-fn duration_text_and_retry_after() {
+fn duration_text() {
     for (t, ms) in [
         ("1 second", 1000.0),
         ("250ms", 250.0),
@@ -837,27 +843,13 @@ fn duration_text_and_retry_after() {
     for t in ["", "1.5s", "05", "1 Second", "1 toString", "5 minuts"] {
         assert!(parse(t).is_nan(), "{t:?}");
     }
-    assert!(b::parse_duration(lone_surrogate()).is_nan());
-    assert!(b::parse_duration(b::write_text(&[u16::from(b'5'), 0xDC00]).unwrap()).is_nan());
+    assert!(parse_at(lone_surrogate()).is_nan());
+    assert!(parse_at(b::write_text(&[u16::from(b'5'), 0xDC00]).unwrap()).is_nan());
     assert!(parse("-0").is_sign_negative());
     assert!(parse(&"x".repeat(10_000)).is_nan());
     assert_eq!(parse(&"9".repeat(400)), INF);
     assert_eq!(parse(&format!("{}5s{}", " ".repeat(5000), " ".repeat(5000))), 5000.0);
     assert_eq!(parse(&"9".repeat(100_000)), INF);
-    let now = 1_795_910_400_000.0; // 2026-11-29T00:00:00Z
-    let retry = |v: &str| b::retry_after_value_ms(text(v), now);
-    assert_eq!(retry("120"), 120_000.0);
-    assert_eq!(retry(" 120\t"), 120_000.0);
-    assert_eq!(retry("Sun, 29 Nov 2026 00:00:02 GMT"), 2000.0);
-    assert_eq!(retry("Sunday, 29-Nov-26 00:01:00 GMT"), 60_000.0);
-    assert_eq!(retry("Sun Nov 29 00:01:00 2026"), 60_000.0);
-    assert_eq!(retry("Sun, 06 Nov 1994 08:49:37 GMT"), 0.0);
-    assert_eq!(retry(&"9".repeat(400)), INF);
-    for v in ["", "-3", "1.5", "soon", "Sun, 06 Nov 1994 08:49:37 GMT\u{e9}"] {
-        assert!(retry(v).is_nan(), "{v:?}");
-    }
-    assert!(b::retry_after_value_ms(lone_surrogate(), now).is_nan());
-    assert!(b::retry_after_value_ms(text("120"), NAN).is_nan());
 }
 
 // ------------------------------------------------------------------ garbage
@@ -880,7 +872,6 @@ fn no_number_traps_any_export() {
             let _ = b::compile_steps(x);
             let _ = b::check_words(ARRAY, x);
             let _ = b::check_schedule_attempts(x, y);
-            let _ = b::retry_after_value_ms(text("Sun, 06 Nov 1994 08:49:37 GMT"), x);
             let _ = compile_curve(true, false, NUMBER, x, UNDEFINED, STRING, y, NUMBER, x, NUMBER, y, NUMBER, x);
             let _ = compile_shared(false, NUMBER, y, NUMBER, x, UNDEFINED, 0, NUMBER, y, UNDEFINED, false, 0, 0);
             let _ = b::delay(x, 0);
@@ -930,13 +921,12 @@ fn no_number_traps_any_export() {
     assert_ne!(at, 0);
     for len in [4, 256, 257, 1_000_000, u32::MAX] {
         let beyond = len > 256;
-        assert!(!beyond || b::parse_duration(len).is_nan());
-        assert!(!beyond || b::retry_after_value_ms(len, 0.0).is_nan());
+        assert!(!beyond || parse_at(len).is_nan());
         b::stream_seed(len);
         let _ = b::delay(2.5, len);
     }
     // memory cannot hold 2^32 - 1 code units: 0, and a longer text than the pages hold is no text
     assert_eq!(b::text_buffer(u32::MAX), 0);
-    assert!(b::parse_duration(1_000_000_000).is_nan());
+    assert!(parse_at(1_000_000_000).is_nan());
     still_works();
 }

@@ -1,0 +1,114 @@
+/**
+ * `Retry-After` (RFC 9110 §10.2.3): `HTTP-date / delay-seconds`, read in JavaScript.
+ *
+ * The same grammar and answers as the Rust crate's `core::http_date` (which the native
+ * API keeps): a test replays vectors the Rust parser writes (tests/retry/http-date-vectors.json,
+ * checked by `cargo test` against the Rust parser) through this one. It lives here rather
+ * than in the wasm because only the retry runtime reads the field, while every entry point
+ * loads the wasm (docs/ARCHITECTURE.md, "Where JavaScript still decides").
+ *
+ * The three HTTP-date layouts, byte for byte: IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`,
+ * asctime `Sun Nov  6 08:49:37 1994` (GMT), RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`
+ * (the two-digit year is the one in `[now − 49, now + 50]` years, RFC 9110 §5.6.7).
+ * Names are case-sensitive, only the zone `GMT`, exact spacing, second 60 refused, a day
+ * that does not exist refused, a valid day name that is not the date's accepted, any
+ * four-digit year (before 1970 too) accepted.
+ * @internal
+ * @module
+ */
+
+/** Short day names (IMF-fixdate, asctime), Monday first. */
+const SHORT_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+/** Long day names (RFC 850), Monday first. */
+const LONG_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+/** Month names, January first, three letters each. */
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+/**
+ * The layouts as templates: `w` a short day name, `l` a long one, `m` a month name,
+ * `0`–`5` one digit of field 0 day, 2 year, 3 hour, 4 minute, 5 second (most significant
+ * first; field 1 is the month), `_` SP or a digit of the day, any other character itself.
+ */
+const LAYOUTS = ["w, 00 m 2222 33:44:55 GMT", "w m _0 33:44:55 2222", "l, 00-m-22 33:44:55 GMT"];
+/** Days in 400 Gregorian years. */
+const CYCLE_DAYS = 146_097;
+
+/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's `days_from_civil`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * ((month + 9) % 12) + 2) / 5) + day - 1;
+  return era * CYCLE_DAYS + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+/** Days in `month` (1–12) of `year`. */
+function monthDays(year: number, month: number): number {
+  if (month === 2) return year % (year % 100 === 0 ? 400 : 4) === 0 ? 29 : 28;
+  return 30 + ((month ^ (month >> 3)) & 1);
+}
+
+/** The year ending in `yy` within `[nowYear - 49, nowYear + 50]`. */
+function rfc850Year(yy: number, nowYear: number): number {
+  const y = nowYear - (((nowYear % 100) + 100) % 100) + yy;
+  return y > nowYear + 50 ? y - 100 : y <= nowYear - 50 ? y + 100 : y;
+}
+
+/** `s` matched against one of the {@link LAYOUTS} as ms since the epoch, or `undefined`. */
+function layoutMs(s: string, layout: string, now: number): number | undefined {
+  // Day, month, year, hour, minute, second.
+  const field = [0, 0, 0, 0, 0, 0];
+  let at = 0;
+  for (const c of layout) {
+    if (at >= s.length) return undefined;
+    const u = s[at] as string;
+    if (c === "w" || c === "l") {
+      const name = (c === "w" ? SHORT_DAYS : LONG_DAYS).find((d) => s.startsWith(d, at));
+      if (name === undefined) return undefined;
+      at += name.length;
+    } else if (c === "m") {
+      let i = 0;
+      while (i < 12 && !s.startsWith(MONTHS.slice(3 * i, 3 * i + 3), at)) i++;
+      if (i === 12) return undefined;
+      field[1] = i + 1;
+      at += 3;
+    } else if (c === "_" || (c >= "0" && c <= "5")) {
+      const d = c === "_" && u === " " ? 0 : u >= "0" && u <= "9" ? u.charCodeAt(0) - 48 : -1;
+      if (d < 0) return undefined;
+      const i = c === "_" ? 0 : c.charCodeAt(0) - 48;
+      field[i] = (field[i] as number) * 10 + d;
+      at++;
+    } else if (u === c) {
+      at++;
+    } else {
+      return undefined;
+    }
+  }
+  if (at !== s.length) return undefined;
+  let [day, month, year, hour, minute, second] = field as [number, number, number, number, number, number];
+  if (layout[0] === "l") {
+    if (Math.abs(now) > 8.64e15) return undefined;
+    year = rfc850Year(year, new Date(now).getUTCFullYear());
+    if (year < 0 || year > 9999) return undefined;
+  }
+  if (day < 1 || day > monthDays(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  return (daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second) * 1_000;
+}
+
+/**
+ * The wait a `Retry-After` field value asks for at `now` (ms since the epoch), in ms:
+ * delay-seconds × 1000 (`Number` of the digits, so a very long one is `Infinity`), or an
+ * HTTP-date minus `now` (0 when it is past); `undefined` for anything else (empty text, a
+ * sign, a decimal point, another layout) or a non-finite `now`. SP and HTAB around the
+ * value are ignored.
+ * @internal
+ */
+export function retryAfterValueMs(value: string, now: number): number | undefined {
+  if (!Number.isFinite(now)) return undefined;
+  const v = value.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  for (const layout of LAYOUTS) {
+    const t = layoutMs(v, layout, now);
+    if (t !== undefined) return Math.max(t - now, 0);
+  }
+  return undefined;
+}
