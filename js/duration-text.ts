@@ -12,14 +12,17 @@
  * @module
  */
 
-/** Milliseconds per short unit. */
-const SHORT: ReadonlyMap<string, number> = /* @__PURE__ */ new Map([["ms", 1], ["s", 1_000], ["m", 60_000], ["h", 3_600_000], ["d", 86_400_000], ["w", 604_800_000]]);
-/** Milliseconds per long unit, singular and plural. */
-const LONG: ReadonlyMap<string, number> = /* @__PURE__ */ new Map([
-  ["millisecond", 1], ["milliseconds", 1], ["second", 1_000], ["seconds", 1_000], ["minute", 60_000],
-  ["minutes", 60_000], ["hour", 3_600_000], ["hours", 3_600_000], ["day", 86_400_000], ["days", 86_400_000],
-  ["week", 604_800_000], ["weeks", 604_800_000],
-]);
+import { DURATION_UNITS } from "./boundary.js";
+
+/**
+ * Milliseconds per unit name (the Rust parser's unit table, generated into js/boundary.ts): a
+ * short name, or a long one that may end in one plural `s` (no singular long name ends in `s`).
+ */
+function unitMs(unit: string, long: boolean): number | undefined {
+  const name = long && unit.endsWith("s") ? unit.slice(0, -1) : unit;
+  for (const [short, singular, ms] of DURATION_UNITS) if (name === (long ? singular : short)) return ms;
+  return undefined;
+}
 
 /** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
 export function parseDurationText(text: string): number {
@@ -39,6 +42,6 @@ export function parseDurationText(text: string): number {
   if (digits > 15) v = Number(s.slice(start, i));
   const amount = start === 1 ? -v : v;
   if (i === n) return amount;
-  const ms = s.charCodeAt(i) === 0x20 ? LONG.get(s.slice(i + 1)) : SHORT.get(s.slice(i));
+  const ms = s.charCodeAt(i) === 0x20 ? unitMs(s.slice(i + 1), true) : unitMs(s.slice(i), false);
   return ms === undefined ? NaN : amount * ms;
 }

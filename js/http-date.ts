@@ -17,18 +17,13 @@
  * @module
  */
 
-/** Short day names (IMF-fixdate, asctime), Monday first. */
-const SHORT_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-/** Long day names (RFC 850), Monday first. */
-const LONG_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-/** Month names, January first, three letters each. */
-const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/**
- * The layouts as templates: `w` a short day name, `l` a long one, `m` a month name,
- * `0`–`5` one digit of field 0 day, 2 year, 3 hour, 4 minute, 5 second (most significant
- * first; field 1 is the month), `_` SP or a digit of the day, any other character itself.
- */
-const LAYOUTS = ["w, 00 m 2222 33:44:55 GMT", "w m _0 33:44:55 2222", "l, 00-m-22 33:44:55 GMT"];
+import { HTTP_LAYOUTS as LAYOUTS, HTTP_LONG_DAYS as LONG_DAYS, HTTP_MONTHS as MONTHS, HTTP_SHORT_DAYS as SHORT_DAYS } from "./boundary.js";
+
+// The names and layouts are the Rust parser's tables, generated into js/boundary.ts. A layout is a
+// template: `w` a short day name, `l` a long one, `m` a month name, `0`–`5` one digit of field 0 day,
+// 2 year, 3 hour, 4 minute, 5 second (most significant first; field 1 is the month), `_` SP or a digit
+// of the day, any other character itself.
+
 /** Days in 400 Gregorian years. */
 const CYCLE_DAYS = 146_097;
 
@@ -53,7 +48,7 @@ function rfc850Year(yy: number, nowYear: number): number {
   return y > nowYear + 50 ? y - 100 : y <= nowYear - 50 ? y + 100 : y;
 }
 
-/** `s` matched against one of the {@link LAYOUTS} as ms since the epoch, or `undefined`. */
+/** `s` matched against one of the layouts as ms since the epoch, or `undefined`. */
 function layoutMs(s: string, layout: string, now: number): number | undefined {
   // Day, month, year, hour, minute, second.
   const field = [0, 0, 0, 0, 0, 0];

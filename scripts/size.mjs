@@ -33,9 +33,9 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
   ".": 24_700, "./sigil": 8_010, "./backoff": 9_090, "./random": 7_650, "./duration": 6_030,
-  "./policy": 9_060, "./chart": 12_100, "./retry": 19_320,
+  "./policy": 9_060, "./chart": 12_260, "./retry": 19_320,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 11_220,
+  "./queues": 11_390,
 };
 /**
  * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
@@ -48,7 +48,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 34_450, cjs: 29_350, workerd: 34_300 };
+export const TREE_BUDGET_GZIP = { esm: 35_050, cjs: 29_780, workerd: 34_920 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

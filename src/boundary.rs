@@ -381,6 +381,26 @@ pub fn typescript() -> String {
     out.push_str("/** The option names and expected wordings of errors, by the id a wasm check records. */\n");
     let wording = (0..crate::core::wording::EDGES.len() - 1).map(|i| format!("{:?}", crate::core::wording::text_at(i)));
     out.push_str(&format!("export const WORDING = [{}];\n", wording.collect::<Vec<_>>().join(", ")));
+    // The grammars JavaScript reads itself (duration text, `Retry-After`), from the Rust parsers' tables.
+    let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
+    let units =
+        crate::core::duration::UNITS.iter().map(|(short, long, ms)| format!("[{}, {}, {ms}]", text(short), text(long)));
+    out.push_str("/** Duration units: short name, long name (singular; the plural adds `s`), milliseconds. */\n");
+    out.push_str(&format!("export const DURATION_UNITS = [{}] as const;\n", units.collect::<Vec<_>>().join(", ")));
+    use crate::core::http_date as date;
+    let short_days = date::SHORT_DAYS.iter().map(|d| text(&d[..]));
+    out.push_str("/** HTTP-date day names (IMF-fixdate, asctime), Monday first. */\n");
+    out.push_str(&format!(
+        "export const HTTP_SHORT_DAYS = [{}] as const;\n",
+        short_days.collect::<Vec<_>>().join(", ")
+    ));
+    out.push_str("/** HTTP-date day names of RFC 850 dates, Monday first. */\n");
+    out.push_str(&format!("export const HTTP_LONG_DAYS = [{}] as const;\n", list(&date::LONG_DAYS)));
+    out.push_str("/** HTTP-date month names, January first, three letters each. */\n");
+    out.push_str(&format!("export const HTTP_MONTHS = {};\n", text(date::MONTHS)));
+    let layouts = date::LAYOUTS.iter().map(|l| text(l));
+    out.push_str("/** The HTTP-date layouts as templates (see the Rust parser, `core::http_date`). */\n");
+    out.push_str(&format!("export const HTTP_LAYOUTS = [{}] as const;\n", layouts.collect::<Vec<_>>().join(", ")));
     for (prefix, table) in [("BACKOFF", BACKOFF_FIELDS), ("SIGIL", SIGIL_FIELDS)] {
         out.push_str(&format!("// The fields of {prefix} calls: index = input slot pair and blamed value.\n"));
         for (i, f) in table.iter().enumerate() {

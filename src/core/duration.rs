@@ -64,7 +64,7 @@ pub(crate) fn eq_ascii<T: Copy + Into<u32>>(units: &[T], ascii: &[u8]) -> bool {
 
 /// Units: short name, long name (singular; the plural adds `s`) and
 /// milliseconds (days and weeks fixed 24 h and 7 d).
-const UNITS: [(&[u8], &[u8], f64); 6] = [
+pub(crate) const UNITS: [(&[u8], &[u8], f64); 6] = [
     (b"ms", b"millisecond", 1.0),
     (b"s", b"second", 1_000.0),
     (b"m", b"minute", 60_000.0),

@@ -46,11 +46,11 @@ const CYCLE_DAYS: i32 = 146_097;
 /// The largest |ms since the epoch| a JavaScript `Date` holds (ECMA-262 §21.4.1.1).
 const MAX_TIME_MS: f64 = 8.64e15;
 /// Day names of IMF-fixdate and asctime dates (RFC 9110 §5.6.7 `day-name`), Monday first.
-const SHORT_DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+pub(crate) const SHORT_DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 /// Day names of RFC 850 dates (`day-name-l`), Monday first.
-const LONG_DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+pub(crate) const LONG_DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 /// Month names of the HTTP-date grammar (RFC 9110 §5.6.7), January first, three letters each.
-const MONTHS: &[u8] = b"JanFebMarAprMayJunJulAugSepOctNovDec";
+pub(crate) const MONTHS: &[u8] = b"JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /// Whether a byte or code unit is optional whitespace (SP or HTAB, RFC 9110 §5.6.3).
 fn is_ows<T: Copy + Into<u32>>(u: T) -> bool {
@@ -172,7 +172,8 @@ fn civil_ms(year: i32, month: i32, day: i32, hour: i32, minute: i32, second: i32
 /// IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, asctime `Sun Nov  6 08:49:37 1994`
 /// (no zone: GMT), RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` (two-digit year,
 /// read by [`rfc850_year`]). No text matches two of them.
-const LAYOUTS: [&[u8]; 3] = [b"w, 00 m 2222 33:44:55 GMT", b"w m _0 33:44:55 2222", b"l, 00-m-22 33:44:55 GMT"];
+pub(crate) const LAYOUTS: [&[u8]; 3] =
+    [b"w, 00 m 2222 33:44:55 GMT", b"w m _0 33:44:55 2222", b"l, 00-m-22 33:44:55 GMT"];
 
 /// Whether `s[at..]` starts with the ASCII text `word`.
 fn has<T: Copy + Into<u32>>(s: &[T], at: usize, word: &[u8]) -> bool {
