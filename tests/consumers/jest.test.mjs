@@ -68,11 +68,14 @@ const CJS_TESTS = [
   "seeded.test.js > Jest's require takes the CommonJS build: passed",
   "seeded.test.js > a Sigil schedule with seededRandom is pinned: passed",
   "seeded.test.js > keyed jitter: delay(n) is a pure function of (seed, n): passed",
+  "timers.test.js > fetchWithRetry with a mocked fetch: Retry-After waits in fake time: passed",
+  "timers.test.js > sleep resolves when fake time reaches it, also past 2^31 - 1 ms: passed",
   "timers.test.js > each wait ends exactly at its delay; the last failure rejects with RetryError: passed",
   "timers.test.js > retry waits delay(1), delay(2), delay(3) in fake time: passed",
   "timers.test.js > the synchronous jest.advanceTimersByTime does not reach the next attempt: passed",
 ];
 const ESM_TESTS = [
+  "esm.test.mjs > ESM: the import takes the ESM build: passed",
   "esm.test.mjs > ESM: keyed jitter and a seeded Sigil schedule: passed",
   "esm.test.mjs > ESM: retry under fake timers: passed",
 ];
