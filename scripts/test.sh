@@ -53,7 +53,8 @@ fi
 mkdir -p tests/.scratch && touch tests/.scratch/.run-start
 
 log "JavaScript tests (node:test)"
-mapfile -t files < <(find tests -name '*.test.mjs' -not -path '*/node_modules/*' | sort)
+# Not tests/.scratch: the consumer projects hold their own suites (Jest's test/esm.test.mjs).
+mapfile -t files < <(find tests -name '*.test.mjs' -not -path '*/node_modules/*' -not -path 'tests/.scratch/*' | sort)
 node --test --test-concurrency=1 "${files[@]}"
 
 mapfile -t matrix < <(node scripts/node-matrix.mjs --files)
