@@ -7,15 +7,17 @@
 //      customExportConditions) and fake timers driving `retry`;
 //   2. with NODE_OPTIONS=--experimental-vm-modules, the ESM file beside them;
 //   3. control: without the flag the ESM file fails to load, with the error the guide quotes.
+// 2 and 3 run again on Node 24 and 26 (scripts/node-matrix.mjs binaries).
 // The pinned numbers of the guide are first read from the installed package in plain Node
 // (require and import), so the guide's literals are the package's own answers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, project } from "./scratch.mjs";
 import { blocks } from "../docs/blocks.mjs";
+import { nodeBinary } from "../../scripts/node-matrix.mjs";
 
 const GUIDE = "docs/guides/testing.md";
 const dev = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
@@ -49,12 +51,13 @@ function env(extra = {}) {
  * Runs the project's Jest CLI (`jest --ci --runInBand --json`, then `args`); returns the exit
  * status, the output and the parsed JSON report (null when none was written).
  */
-function jest(dir, args, extraEnv) {
+function jest(dir, args, extraEnv, node = process.execPath) {
   const report = join(dir, "report.json");
   rmSync(report, { force: true });
-  const r = spawnSync(join(dir, "node_modules", ".bin", "jest"),
-    ["--ci", "--runInBand", `--cacheDirectory=${join(dir, ".jest-cache")}`, "--json", `--outputFile=${report}`, ...args],
-    { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, env: env(extraEnv) });
+  const cli = join(dir, "node_modules", "jest", "bin", "jest.js");
+  const r = spawnSync(node,
+    [cli, "--ci", "--runInBand", `--cacheDirectory=${join(dir, ".jest-cache")}`, "--json", `--outputFile=${report}`, ...args],
+    { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, env: env({ PATH: `${dirname(node)}:${process.env.PATH}`, ...extraEnv }) });
   const output = `--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
   return { status: r.status, output, report: existsSync(report) ? JSON.parse(readFileSync(report, "utf8")) : null };
 }
@@ -128,9 +131,9 @@ test(`Jest ${VERSIONS.jest} with NODE_OPTIONS=--experimental-vm-modules: the ESM
   assertPassed(jest(dir, [], { NODE_OPTIONS: "--experimental-vm-modules" }), [...CJS_TESTS, ...ESM_TESTS]);
 });
 
-test("control: without --experimental-vm-modules Jest fails to load the ESM file, with the error the guide quotes", () => {
-  const { dir } = jestProject();
-  const { status, output, report } = jest(dir, ["esm\\.test\\.mjs$"]);
+/** The control: the ESM file alone, without the flag, fails to load with the error the guide quotes. */
+function assertEsmNeedsFlag(dir, node) {
+  const { status, output, report } = jest(dir, ["esm\\.test\\.mjs$"], {}, node);
   assert.equal(status, 1, output);
   assert.ok(report, `no JSON report\n${output}`);
   assert.deepEqual([report.numTotalTests, report.numFailedTestSuites, report.numRuntimeErrorTestSuites, report.success],
@@ -140,4 +143,22 @@ test("control: without --experimental-vm-modules Jest fails to load the ESM file
   assert.match(output, /Test suite failed to run/);
   const guide = readFileSync(join(ROOT, GUIDE), "utf8");
   assert.ok(guide.includes("`Must use import to load ES Module: …/test/esm.test.mjs`"), `${GUIDE} quotes the error`);
+}
+
+test("control: without --experimental-vm-modules Jest fails to load the ESM file, with the error the guide quotes", () => {
+  assertEsmNeedsFlag(jestProject().dir);
 });
+
+// The same on the newer Nodes of the matrix (scripts/node-matrix.mjs). Without one of them the
+// test is skipped, except with CI=true, where it runs and fails.
+for (const major of [24, 26]) {
+  const node = nodeBinary(major);
+  const skip = !node && process.env.CI !== "true" && `Node ${major} is not installed (scripts/setup.sh --for test)`;
+  test(`Jest ${VERSIONS.jest} on Node ${major}: every suite passes with the flag; without it the ESM file fails to load`, { skip }, () => {
+    assert.ok(node, `Node ${major} is not installed: run scripts/setup.sh --for test`);
+    const { dir } = jestProject();
+    const run = jest(dir, [], { NODE_OPTIONS: "--experimental-vm-modules" }, node);
+    assertPassed(run, [...CJS_TESTS, ...ESM_TESTS]);
+    assertEsmNeedsFlag(dir, node);
+  });
+}
