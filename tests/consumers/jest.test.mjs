@@ -4,7 +4,7 @@
 // Jest and jest-environment-jsdom at the versions of the repository's devDependencies) and
 // run with the real Jest CLI, its JSON report read back:
 //   1. the CommonJS files: the default `node` environment, the `jsdom` environment (no
-//      customExportConditions) and fake timers driving `retry`;
+//      customExportConditions) and fake timers driving `retry`, `fetchWithRetry` and `sleep`;
 //   2. with NODE_OPTIONS=--experimental-vm-modules, the ESM file beside them;
 //   3. control: without the flag the ESM file fails to load, with the error the guide quotes.
 // 2 and 3 run again on Node 24 and 26 (scripts/node-matrix.mjs binaries).
@@ -41,7 +41,7 @@ function guideSuites() {
 
 const jestProject = () => project("jest", { type: "commonjs", dependencies: VERSIONS, files: guideSuites() });
 
-/** The environment of every run: this process's, less the node:test runner's own channel. */
+/** The environment of every run: this process's, less the node:test runner's channel and NODE_OPTIONS (each run sets its own). */
 function env(extra = {}) {
   const out = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_TEST_CONTEXT" && k !== "NODE_OPTIONS"));
   return { ...out, NO_COLOR: "1", FORCE_COLOR: "0", ...extra };
