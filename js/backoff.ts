@@ -12,7 +12,7 @@
  */
 import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
-import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey } from "./errors.js";
+import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey, unknownOf } from "./errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
@@ -179,13 +179,15 @@ export class Backoff implements Iterable<number> {
   readonly #pure: boolean;
 
   /**
-   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
-   * `named`: every key of `options` is known to be an option name (a fluent method's copy).
+   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy
+   * keeps it) and `rec` what it compiled to (compiled here when not given).
    * @throws TypeError when `options` is not an object.
    */
-  private constructor(options: Record<string, unknown>, fluent: boolean, named = false) {
-    if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-    const rec = compile(options, fluent, named);
+  private constructor(options: Record<string, unknown>, rec?: number[]) {
+    if (rec === undefined) {
+      if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
+      rec = compile(options, false, unknownKey(options, BACKOFF_OPTIONS));
+    }
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
@@ -201,8 +203,9 @@ export class Backoff implements Iterable<number> {
   /** @internal */
   static create(options: BackoffOptions, fluent = false): Backoff {
     let copy: Record<string, unknown>;
+    let keys: string[];
     try {
-      Object.keys(options as object);
+      keys = Object.keys(options as object);
     } catch (e) {
       // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
       throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
@@ -213,17 +216,22 @@ export class Backoff implements Iterable<number> {
       // A getter that throws: named as such, with what it threw as the `cause`.
       throw invalid(TYPE, "options", "an object whose options can be read", options, e);
     }
-    return new Backoff(copy, fluent);
+    return new Backoff(copy, compile(copy, fluent, unknownOf(keys, BACKOFF_OPTIONS)));
+  }
+
+  /** A policy of the static factories from their own fresh `options`, whose every key is an option name. */
+  static #of(options: Record<string, unknown>): Backoff {
+    return new Backoff(options, compile(options, true, undefined));
   }
 
   /** The same wait every time. @throws RangeError/TypeError for a bad interval. */
   static fixed(interval: DurationInput): Backoff {
-    return new Backoff({ base: interval, growth: "constant" }, true);
+    return Backoff.#of({ base: interval, growth: "constant" });
   }
 
   /** Waits `interval`, `2 × interval`, `3 × interval`, … @throws RangeError/TypeError for a bad interval. */
   static linear(interval: DurationInput): Backoff {
-    return new Backoff({ base: interval, growth: "linear" }, true);
+    return Backoff.#of({ base: interval, growth: "linear" });
   }
 
   /**
@@ -232,7 +240,7 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError for a bad interval or factor.
    */
   static exponential(interval: DurationInput, factor = 2): Backoff {
-    return new Backoff({ base: interval, factor }, true);
+    return Backoff.#of({ base: interval, factor });
   }
 
   /**
@@ -271,7 +279,7 @@ export class Backoff implements Iterable<number> {
         // policy: it has no options of its own to give.
         throw invalid(TYPE, "policy", expected, x, e);
       }
-      return new Backoff(options, true);
+      return new Backoff(options, compile(options, true, unknownKey(options, BACKOFF_OPTIONS)));
     }
     throw invalid(TYPE, "policy", expected, x);
   }
@@ -286,8 +294,11 @@ export class Backoff implements Iterable<number> {
   #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
     if (value === undefined) throw invalid(TYPE, key, `given (undefined would silently drop the policy's ${key})`, value);
+    // A copy, then the key set on it: a spread with a computed key in one literal costs several times more.
+    const options = { ...this.#options };
+    options[key] = value;
     // Every key is an option name: this policy's own keys were checked, `key` is the method's.
-    return new Backoff({ ...this.#options, [key]: value }, true, true);
+    return new Backoff(options, compile(options, true, undefined));
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
@@ -483,7 +494,7 @@ function sourceTags(random: unknown): number {
 /**
  * A `steps` array read once, before compiling: its length and a plain copy of its first
  * `MAX_STEPS + 1` elements (the length check in wasm sees the true length; no element past
- * the bound is read). Anything else passes unchanged, for compileCurve to reject.
+ * the bound is read). Anything else passes unchanged, for `compile` to reject.
  */
 function stepsOf(steps: unknown): unknown {
   if (tag(steps) !== TAG_ARRAY) return steps;
@@ -507,28 +518,33 @@ function compileFailed(o: Record<string, unknown>, name: string | undefined): ne
   return fail(BACKOFF_FIELDS.map((k) => (k === "name" ? name : o[k])));
 }
 
+/** Writes `String(seed)` into the text buffer for the next call; its length (0 for another type). */
+function seedText(seed: unknown): number {
+  return typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
+}
+
 /**
- * Compiles options (a plain copy) once, in wasm, in the original
- * order: option names (unless `named`: every key is known to be one), the shape
- * (`compileCurve`; for steps the length, then each step),
- * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Each option is
- * written into the input slots by name (`put`, the fields `BACKOFF_*` of src/boundary.rs): its
- * tag and its number (strings as codes — growth, jitter kinds — or parse results — durations).
- * Returns the record.
+ * Compiles options (a plain copy) once, in wasm, in the original order, in one `compile` call
+ * for a curve: the first key that is not an option name (`name`, found by the caller), the
+ * shape, then `free`, `jitter`, `seed`, `maxAttempts`, `random` (for steps, the length and
+ * each step come between the shape and the rest, which a second `compile` call checks). Each option is written into the input slots by name (`put`, the fields `BACKOFF_*`
+ * of src/boundary.rs): its tag and its number (strings as codes — growth, jitter kinds — or
+ * parse results — durations). Returns the record.
  */
-function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): number[] {
-  const name = named ? undefined : unknownKey(o, BACKOFF_OPTIONS);
+function compile(o: Record<string, unknown>, fluent: boolean, name: string | undefined): number[] {
   const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
   // before the first compile call: that code may build another policy, which compiles in the
   // same wasm register, and this policy must not end up with that one's waits.
   const stepList = stepsOf(steps);
   const sources = sourceTags(random);
-  // Durations first: parsing text may grow wasm memory, which would detach an earlier view.
+  // Text first: parsing text, or writing a long seed, may grow wasm memory, which would
+  // detach an earlier view; the seed's text is written after the durations' (one buffer).
   const baseMs = duration(base);
   const maxMs = duration(max);
   const capMs = duration(cap);
-  let s = slots();
+  const seedLen = seedText(seed);
+  const s = slots();
   put(s, BACKOFF_NAME, tag(name), NaN);
   put(s, BACKOFF_BASE, tag(base), baseMs);
   put(s, BACKOFF_STEPS, tag(steps), NaN);
@@ -536,12 +552,18 @@ function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): n
   put(s, BACKOFF_FACTOR, tag(factor), num(factor));
   put(s, BACKOFF_MAX, tag(max), maxMs);
   put(s, BACKOFF_CAP, tag(cap), capMs);
+  put(s, BACKOFF_FREE, tag(free), num(free));
+  put(s, BACKOFF_JITTER, tag(jitter), typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
+  put(s, BACKOFF_SEED, tag(seed), seedLen);
+  put(s, BACKOFF_ATTEMPTS, tag(maxAttempts), num(maxAttempts));
+  put(s, BACKOFF_RANDOM, tag(random), sources);
   // The register is rewritten from here on; a check that fails midway must not leave the
   // policy loaded before this call looking loaded.
   replaced();
-  if (wasm.compileCurve(fluent) !== 0) compileFailed(o, name);
+  const status = wasm.compile(fluent, false);
+  if (status === 1) compileFailed(o, name);
   let len = REC_HEADER;
-  if (reg()[REC_GROWTH] === STEPPED) {
+  if (status === 2) {
     const { length, items } = stepList as { length: number; items: unknown[] };
     if (wasm.compileSteps(num(length)) !== 0) compileFailed(o, name);
     const n = reg()[REC_STEPS] as number;
@@ -550,15 +572,10 @@ function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): n
       if (wasm.compileStep(tag(v), duration(v), i) !== 0) fail([v]);
     }
     len += n;
+    // The steps' text replaced the seed's (same length: the buffer holds it already).
+    seedText(seed);
+    if (wasm.compile(fluent, true) !== 0) compileFailed(o, name);
   }
-  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  s = slots();
-  put(s, BACKOFF_FREE, tag(free), num(free));
-  put(s, BACKOFF_JITTER, tag(jitter), typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
-  put(s, BACKOFF_SEED, tag(seed), seedLen);
-  put(s, BACKOFF_ATTEMPTS, tag(maxAttempts), num(maxAttempts));
-  put(s, BACKOFF_RANDOM, tag(random), sources);
-  if (wasm.compileShared(fluent) !== 0) compileFailed(o, name);
   return compiled(len);
 }
 
