@@ -177,6 +177,8 @@ export class Backoff implements Iterable<number> {
   #memo: Float64Array | undefined;
   /** The policy has no jitter: `delay(n)` depends on `n` alone. */
   readonly #pure: boolean;
+  /** `delay` bound to this policy, made when first read. */
+  #delayFn: ((attempt: number) => number) | undefined;
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy
@@ -201,7 +203,7 @@ export class Backoff implements Iterable<number> {
   }
 
   /** @internal */
-  static create(options: BackoffOptions, fluent = false): Backoff {
+  static create(options: BackoffOptions): Backoff {
     let copy: Record<string, unknown>;
     let keys: string[];
     try {
@@ -216,22 +218,19 @@ export class Backoff implements Iterable<number> {
       // A getter that throws: named as such, with what it threw as the `cause`.
       throw invalid(TYPE, "options", "an object whose options can be read", options, e);
     }
-    return new Backoff(copy, compile(copy, fluent, unknownOf(keys, BACKOFF_OPTIONS)));
-  }
-
-  /** A policy of the static factories from their own fresh `options`, whose every key is an option name. */
-  static #of(options: Record<string, unknown>): Backoff {
-    return new Backoff(options, compile(options, true, undefined));
+    return new Backoff(copy, compile(copy, false, unknownOf(keys, BACKOFF_OPTIONS)));
   }
 
   /** The same wait every time. @throws RangeError/TypeError for a bad interval. */
   static fixed(interval: DurationInput): Backoff {
-    return Backoff.#of({ base: interval, growth: "constant" });
+    const o = { base: interval, growth: "constant" };
+    return new Backoff(o, compile(o, true));
   }
 
   /** Waits `interval`, `2 × interval`, `3 × interval`, … @throws RangeError/TypeError for a bad interval. */
   static linear(interval: DurationInput): Backoff {
-    return Backoff.#of({ base: interval, growth: "linear" });
+    const o = { base: interval, growth: "linear" };
+    return new Backoff(o, compile(o, true));
   }
 
   /**
@@ -240,7 +239,8 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError for a bad interval or factor.
    */
   static exponential(interval: DurationInput, factor = 2): Backoff {
-    return Backoff.#of({ base: interval, factor });
+    const o = { base: interval, factor };
+    return new Backoff(o, compile(o, true));
   }
 
   /**
@@ -298,7 +298,7 @@ export class Backoff implements Iterable<number> {
     const options = { ...this.#options };
     options[key] = value;
     // Every key is an option name: this policy's own keys were checked, `key` is the method's.
-    return new Backoff(options, compile(options, true, undefined));
+    return new Backoff(options, compile(options, true));
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
@@ -351,10 +351,17 @@ export class Backoff implements Iterable<number> {
    * `attempt - free < 1` (or `NaN`) gives 0 with no draw; otherwise the
    * pre-jitter delay, then one draw when jittered. Never throws for a number;
    * an uncapped exponential curve may reach `Infinity`.
+   * A function of its own, bound to this policy: `const { delay } = policy` and
+   * `[1, 2, 3].map(policy.delay)` work (made on first read, then the same function).
    * @throws RangeError only when a user-supplied `random` returns a draw outside its range;
    *   whatever that `random` throws passes through.
    */
-  delay(attempt: number): number {
+  get delay(): (attempt: number) => number {
+    return (this.#delayFn ??= (attempt: number) => this.#delay(attempt));
+  }
+
+  /** See {@link delay}. */
+  #delay(attempt: number): number {
     const memo = this.#memo;
     // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
     if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
@@ -401,12 +408,15 @@ export class Backoff implements Iterable<number> {
    * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
    * Like `delay`, it never throws on a number: a non-finite `now`
    * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
-   * @param now default `Date.now()`.
+   * A function bound to this policy, like {@link delay} (`const { at } = policy`; a new one on each read).
+   * `now` defaults to `Date.now()`.
    * @throws TypeError when `now` is not a number.
    */
-  at(attempt: number, now: number = Date.now()): number {
-    if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
-    return now + this.delay(attempt);
+  get at(): (attempt: number, now?: number) => number {
+    return (attempt: number, now: number = Date.now()) => {
+      if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+      return now + this.#delay(attempt);
+    };
   }
 
   /**
@@ -418,7 +428,7 @@ export class Backoff implements Iterable<number> {
   schedule(): number[] {
     const n = this.#bounded("schedule()", true);
     const out: number[] = [];
-    for (let retry = 1; retry < n; retry++) out.push(this.delay(retry));
+    for (let retry = 1; retry < n; retry++) out.push(this.#delay(retry));
     return out;
   }
 
@@ -442,7 +452,7 @@ export class Backoff implements Iterable<number> {
   /** The waits in order: `attempts - 1` of them, or endless when uncapped. */
   *[Symbol.iterator](): Iterator<number> {
     const n = this.attempts ?? Infinity;
-    for (let retry = 1; retry < n; retry++) yield this.delay(retry);
+    for (let retry = 1; retry < n; retry++) yield this.#delay(retry);
   }
 
   /**
@@ -531,7 +541,7 @@ function seedText(seed: unknown): number {
  * of src/boundary.rs): its tag and its number (strings as codes — growth, jitter kinds — or
  * parse results — durations). Returns the record.
  */
-function compile(o: Record<string, unknown>, fluent: boolean, name: string | undefined): number[] {
+function compile(o: Record<string, unknown>, fluent: boolean, name?: string): number[] {
   const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
   // before the first compile call: that code may build another policy, which compiles in the
