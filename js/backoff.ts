@@ -12,7 +12,7 @@
  */
 import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
-import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey, unknownOf } from "./errors.js";
+import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey } from "./errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
@@ -177,19 +177,17 @@ export class Backoff implements Iterable<number> {
   #memo: Float64Array | undefined;
   /** The policy has no jitter: `delay(n)` depends on `n` alone. */
   readonly #pure: boolean;
-  /** `delay` bound to this policy, made when first read. */
-  #delayFn: ((attempt: number) => number) | undefined;
+  /** `delay`: the function bound to this policy, made when first read. */
+  #fn: ((attempt: number) => number) | undefined;
 
   /**
-   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy
-   * keeps it) and `rec` what it compiled to (compiled here when not given).
+   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
+   * `named`: every key of `options` is known to be an option name (a fluent method's copy).
    * @throws TypeError when `options` is not an object.
    */
-  private constructor(options: Record<string, unknown>, rec?: number[]) {
-    if (rec === undefined) {
-      if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-      rec = compile(options, false, unknownKey(options, BACKOFF_OPTIONS));
-    }
+  private constructor(options: Record<string, unknown>, fluent: boolean, named = false) {
+    if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
+    const rec = compile(options, fluent, named);
     const kind = rec[REC_SOURCE];
     const random = options.random;
     this.#rec = rec;
@@ -203,11 +201,10 @@ export class Backoff implements Iterable<number> {
   }
 
   /** @internal */
-  static create(options: BackoffOptions): Backoff {
+  static create(options: BackoffOptions, fluent = false): Backoff {
     let copy: Record<string, unknown>;
-    let keys: string[];
     try {
-      keys = Object.keys(options as object);
+      Object.keys(options as object);
     } catch (e) {
       // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
       throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
@@ -218,19 +215,17 @@ export class Backoff implements Iterable<number> {
       // A getter that throws: named as such, with what it threw as the `cause`.
       throw invalid(TYPE, "options", "an object whose options can be read", options, e);
     }
-    return new Backoff(copy, compile(copy, false, unknownOf(keys, BACKOFF_OPTIONS)));
+    return new Backoff(copy, fluent);
   }
 
   /** The same wait every time. @throws RangeError/TypeError for a bad interval. */
   static fixed(interval: DurationInput): Backoff {
-    const o = { base: interval, growth: "constant" };
-    return new Backoff(o, compile(o, true));
+    return new Backoff({ base: interval, growth: "constant" }, true);
   }
 
   /** Waits `interval`, `2 × interval`, `3 × interval`, … @throws RangeError/TypeError for a bad interval. */
   static linear(interval: DurationInput): Backoff {
-    const o = { base: interval, growth: "linear" };
-    return new Backoff(o, compile(o, true));
+    return new Backoff({ base: interval, growth: "linear" }, true);
   }
 
   /**
@@ -239,8 +234,7 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError for a bad interval or factor.
    */
   static exponential(interval: DurationInput, factor = 2): Backoff {
-    const o = { base: interval, factor };
-    return new Backoff(o, compile(o, true));
+    return new Backoff({ base: interval, factor }, true);
   }
 
   /**
@@ -279,7 +273,7 @@ export class Backoff implements Iterable<number> {
         // policy: it has no options of its own to give.
         throw invalid(TYPE, "policy", expected, x, e);
       }
-      return new Backoff(options, compile(options, true, unknownKey(options, BACKOFF_OPTIONS)));
+      return new Backoff(options, true);
     }
     throw invalid(TYPE, "policy", expected, x);
   }
@@ -298,7 +292,7 @@ export class Backoff implements Iterable<number> {
     const options = { ...this.#options };
     options[key] = value;
     // Every key is an option name: this policy's own keys were checked, `key` is the method's.
-    return new Backoff(options, compile(options, true));
+    return new Backoff(options, true, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
@@ -357,23 +351,35 @@ export class Backoff implements Iterable<number> {
    *   whatever that `random` throws passes through.
    */
   get delay(): (attempt: number) => number {
-    return (this.#delayFn ??= (attempt: number) => this.#delay(attempt));
+    return (this.#fn ??= (attempt: number): number => {
+      const memo = this.#memo;
+      // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
+      if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
+      // The one type a wasm number parameter cannot take (the engine would throw its own conversion error).
+      if (typeof attempt === "bigint") throw invalid(TYPE, "attempt", "a number", attempt);
+      load(this.#rec);
+      if (this.#stream !== undefined) loadStream(this.#stream);
+      use(this.#source);
+      const d = wasm.delay(attempt, 0);
+      if (d !== d) return failed(attempt);
+      if (this.#pure && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
+      return d;
+    });
   }
 
-  /** See {@link delay}. */
-  #delay(attempt: number): number {
-    const memo = this.#memo;
-    // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
-    if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
-    // The one type a wasm number parameter cannot take (the engine would throw its own conversion error).
-    if (typeof attempt === "bigint") throw invalid(TYPE, "attempt", "a number", attempt);
-    load(this.#rec);
-    if (this.#stream !== undefined) loadStream(this.#stream);
-    use(this.#source);
-    const d = wasm.delay(attempt, 0);
-    if (d !== d) return failed(attempt);
-    if (this.#pure && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
-    return d;
+  /**
+   * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
+   * Like `delay`, it never throws on a number: a non-finite `now`
+   * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
+   * A function bound to this policy, like {@link delay} (`const { at } = policy`; a new one on each read).
+   * `now` defaults to `Date.now()`.
+   * @throws TypeError when `now` is not a number.
+   */
+  get at(): (attempt: number, now?: number) => number {
+    return (attempt: number, now: number = Date.now()) => {
+      if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+      return now + this.delay(attempt);
+    };
   }
 
   /**
@@ -405,21 +411,6 @@ export class Backoff implements Iterable<number> {
   }
 
   /**
-   * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
-   * Like `delay`, it never throws on a number: a non-finite `now`
-   * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
-   * A function bound to this policy, like {@link delay} (`const { at } = policy`; a new one on each read).
-   * `now` defaults to `Date.now()`.
-   * @throws TypeError when `now` is not a number.
-   */
-  get at(): (attempt: number, now?: number) => number {
-    return (attempt: number, now: number = Date.now()) => {
-      if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
-      return now + this.#delay(attempt);
-    };
-  }
-
-  /**
    * The `attempts - 1` waits, retries 1 … attempts - 1 (drawing in order when jittered).
    * @throws RangeError when the policy has no `maxAttempts` (its schedule would be endless), or
    *   more than 1 000 001 of them (iterate the policy instead of materialising millions of waits),
@@ -428,7 +419,7 @@ export class Backoff implements Iterable<number> {
   schedule(): number[] {
     const n = this.#bounded("schedule()", true);
     const out: number[] = [];
-    for (let retry = 1; retry < n; retry++) out.push(this.#delay(retry));
+    for (let retry = 1; retry < n; retry++) out.push(this.delay(retry));
     return out;
   }
 
@@ -452,7 +443,7 @@ export class Backoff implements Iterable<number> {
   /** The waits in order: `attempts - 1` of them, or endless when uncapped. */
   *[Symbol.iterator](): Iterator<number> {
     const n = this.attempts ?? Infinity;
-    for (let retry = 1; retry < n; retry++) yield this.#delay(retry);
+    for (let retry = 1; retry < n; retry++) yield this.delay(retry);
   }
 
   /**
@@ -504,7 +495,7 @@ function sourceTags(random: unknown): number {
 /**
  * A `steps` array read once, before compiling: its length and a plain copy of its first
  * `MAX_STEPS + 1` elements (the length check in wasm sees the true length; no element past
- * the bound is read). Anything else passes unchanged, for `compile` to reject.
+ * the bound is read). Anything else passes unchanged, for compileCurve to reject.
  */
 function stepsOf(steps: unknown): unknown {
   if (tag(steps) !== TAG_ARRAY) return steps;
@@ -528,33 +519,28 @@ function compileFailed(o: Record<string, unknown>, name: string | undefined): ne
   return fail(BACKOFF_FIELDS.map((k) => (k === "name" ? name : o[k])));
 }
 
-/** Writes `String(seed)` into the text buffer for the next call; its length (0 for another type). */
-function seedText(seed: unknown): number {
-  return typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-}
-
 /**
- * Compiles options (a plain copy) once, in wasm, in the original order, in one `compile` call
- * for a curve: the first key that is not an option name (`name`, found by the caller), the
- * shape, then `free`, `jitter`, `seed`, `maxAttempts`, `random` (for steps, the length and
- * each step come between the shape and the rest, which a second `compile` call checks). Each option is written into the input slots by name (`put`, the fields `BACKOFF_*`
- * of src/boundary.rs): its tag and its number (strings as codes — growth, jitter kinds — or
- * parse results — durations). Returns the record.
+ * Compiles options (a plain copy) once, in wasm, in the original
+ * order: option names (unless `named`: every key is known to be one), the shape
+ * (`compileCurve`; for steps the length, then each step),
+ * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Each option is
+ * written into the input slots by name (`put`, the fields `BACKOFF_*` of src/boundary.rs): its
+ * tag and its number (strings as codes — growth, jitter kinds — or parse results — durations).
+ * Returns the record.
  */
-function compile(o: Record<string, unknown>, fluent: boolean, name?: string): number[] {
+function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): number[] {
+  const name = named ? undefined : unknownKey(o, BACKOFF_OPTIONS);
   const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
   // before the first compile call: that code may build another policy, which compiles in the
   // same wasm register, and this policy must not end up with that one's waits.
   const stepList = stepsOf(steps);
   const sources = sourceTags(random);
-  // Text first: parsing text, or writing a long seed, may grow wasm memory, which would
-  // detach an earlier view; the seed's text is written after the durations' (one buffer).
+  // Durations first: parsing text may grow wasm memory, which would detach an earlier view.
   const baseMs = duration(base);
   const maxMs = duration(max);
   const capMs = duration(cap);
-  const seedLen = seedText(seed);
-  const s = slots();
+  let s = slots();
   put(s, BACKOFF_NAME, tag(name), NaN);
   put(s, BACKOFF_BASE, tag(base), baseMs);
   put(s, BACKOFF_STEPS, tag(steps), NaN);
@@ -562,18 +548,12 @@ function compile(o: Record<string, unknown>, fluent: boolean, name?: string): nu
   put(s, BACKOFF_FACTOR, tag(factor), num(factor));
   put(s, BACKOFF_MAX, tag(max), maxMs);
   put(s, BACKOFF_CAP, tag(cap), capMs);
-  put(s, BACKOFF_FREE, tag(free), num(free));
-  put(s, BACKOFF_JITTER, tag(jitter), typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
-  put(s, BACKOFF_SEED, tag(seed), seedLen);
-  put(s, BACKOFF_ATTEMPTS, tag(maxAttempts), num(maxAttempts));
-  put(s, BACKOFF_RANDOM, tag(random), sources);
   // The register is rewritten from here on; a check that fails midway must not leave the
   // policy loaded before this call looking loaded.
   replaced();
-  const status = wasm.compile(fluent, false);
-  if (status === 1) compileFailed(o, name);
+  if (wasm.compileCurve(fluent) !== 0) compileFailed(o, name);
   let len = REC_HEADER;
-  if (status === 2) {
+  if (reg()[REC_GROWTH] === STEPPED) {
     const { length, items } = stepList as { length: number; items: unknown[] };
     if (wasm.compileSteps(num(length)) !== 0) compileFailed(o, name);
     const n = reg()[REC_STEPS] as number;
@@ -582,10 +562,15 @@ function compile(o: Record<string, unknown>, fluent: boolean, name?: string): nu
       if (wasm.compileStep(tag(v), duration(v), i) !== 0) fail([v]);
     }
     len += n;
-    // The steps' text replaced the seed's (same length: the buffer holds it already).
-    seedText(seed);
-    if (wasm.compile(fluent, true) !== 0) compileFailed(o, name);
   }
+  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
+  s = slots();
+  put(s, BACKOFF_FREE, tag(free), num(free));
+  put(s, BACKOFF_JITTER, tag(jitter), typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
+  put(s, BACKOFF_SEED, tag(seed), seedLen);
+  put(s, BACKOFF_ATTEMPTS, tag(maxAttempts), num(maxAttempts));
+  put(s, BACKOFF_RANDOM, tag(random), sources);
+  if (wasm.compileShared(fluent) !== 0) compileFailed(o, name);
   return compiled(len);
 }
 

@@ -272,11 +272,6 @@ export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | type
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
     throw invalid(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
   }
-  return unknownOf(keys, surface);
-}
-
-/** The first of `keys` that is not an option name of `surface`, or `undefined` (see {@link unknownKey}). @internal */
-export function unknownOf(keys: readonly string[], surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string | undefined {
   const known = namesOf(surface);
   for (const key of keys) if (!known.has(key)) return key;
   return undefined;

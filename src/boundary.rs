@@ -222,7 +222,7 @@ macro_rules! fields {
 }
 
 fields! {
-    /// The fields of `compile` (`createBackoff` and the
+    /// The fields of `compileCurve` and `compileShared` (`createBackoff` and the
     /// fluent policy), in the order an error's blamed value is numbered; the
     /// options come first, in the order of the option list of an unknown name's
     /// error (`core::wording::T::BackoffNames`).

@@ -251,30 +251,11 @@ fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
     }))
 }
 
-/// Validates `createBackoff` options from the input slots (fields [`arg`]; the
-/// seed's text `String(seed)` already in the text buffer) in the original order,
-/// in one call: [`compile_curve`], then, for a curve, [`compile_shared`]. For a
-/// steps shape it stops after the curve and answers 2: the wrapper checks
-/// `steps.length` and the steps next ([`compile_steps`], [`compile_step`]), then
-/// calls again with `shared` set, which runs [`compile_shared`] alone. Returns 0
-/// (the register holds the whole compiled policy), 1 (the error recorded) or 2.
-#[wasm_bindgen]
-pub fn compile(fluent: bool, shared: bool) -> u32 {
-    if !shared {
-        if compile_curve(fluent) != 0 {
-            return 1;
-        }
-        if get(rec::GROWTH) == f64::from(rec::STEPPED) {
-            return 2;
-        }
-    }
-    compile_shared(fluent)
-}
-
 /// Validates the shape of `createBackoff` options from the input slots (fields
 /// [`arg`]): `core::options::curve` (an unknown option name, then steps or a
 /// curve, then `cap`). On success the register holds the shape
 /// ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
+#[wasm_bindgen(js_name = compileCurve)]
 pub fn compile_curve(fluent: bool) -> u32 {
     let r = options::curve::<Failed>(fluent, &given).map(|shape| {
         set(0, &shape);
@@ -292,7 +273,7 @@ pub fn compile_steps(length: f64) -> u32 {
 }
 
 /// Validates step `index` of `steps` (its tag and number, as a field of
-/// `compile` crosses) into the register. Returns 0, or 1 with the error
+/// `compileCurve` crosses) into the register. Returns 0, or 1 with the error
 /// recorded (naming `steps[index]`; the value is value 0).
 #[wasm_bindgen(js_name = compileStep)]
 pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
@@ -300,11 +281,12 @@ pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
     status(options::step::<Failed>(Given { tag, x }, index).map(|ms| set(rec::HEADER + i, &[ms])))
 }
 
-/// Validates the options every shape takes, after [`compile_curve`] (and the
+/// Validates the options every shape takes, after `compileCurve` (and the
 /// steps), from the input slots: `core::options::shared` (`free`, `jitter`,
 /// `seed` — its text `String(seed)` in the text buffer —, `maxAttempts`,
 /// `random`). On success the register holds the whole compiled policy.
 /// Returns 0, or 1 with the error recorded.
+#[wasm_bindgen(js_name = compileShared)]
 pub fn compile_shared(fluent: bool) -> u32 {
     let shape = [get(rec::GROWTH), get(rec::BASE), get(rec::FACTOR), get(rec::MAX), get(rec::CAP)];
     let r = options::shared::<Failed>(fluent, &given, &shape).map(|(free, jitter, attempts, src)| {
