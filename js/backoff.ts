@@ -177,6 +177,8 @@ export class Backoff implements Iterable<number> {
   #memo: Float64Array | undefined;
   /** The policy has no jitter: `delay(n)` depends on `n` alone. */
   readonly #pure: boolean;
+  /** `delay`: the function bound to this policy, made when first read. */
+  #fn: ((attempt: number) => number) | undefined;
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
@@ -286,8 +288,11 @@ export class Backoff implements Iterable<number> {
   #with(key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
     if (value === undefined) throw invalid(TYPE, key, `given (undefined would silently drop the policy's ${key})`, value);
+    // A copy, then the key set on it: a spread with a computed key in one literal costs several times more.
+    const options = { ...this.#options };
+    options[key] = value;
     // Every key is an option name: this policy's own keys were checked, `key` is the method's.
-    return new Backoff({ ...this.#options, [key]: value }, true, true);
+    return new Backoff(options, true, true);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
@@ -340,22 +345,41 @@ export class Backoff implements Iterable<number> {
    * `attempt - free < 1` (or `NaN`) gives 0 with no draw; otherwise the
    * pre-jitter delay, then one draw when jittered. Never throws for a number;
    * an uncapped exponential curve may reach `Infinity`.
+   * A function of its own, bound to this policy: `const { delay } = policy` and
+   * `[1, 2, 3].map(policy.delay)` work (made on first read, then the same function).
    * @throws RangeError only when a user-supplied `random` returns a draw outside its range;
    *   whatever that `random` throws passes through.
    */
-  delay(attempt: number): number {
-    const memo = this.#memo;
-    // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
-    if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
-    // The one type a wasm number parameter cannot take (the engine would throw its own conversion error).
-    if (typeof attempt === "bigint") throw invalid(TYPE, "attempt", "a number", attempt);
-    load(this.#rec);
-    if (this.#stream !== undefined) loadStream(this.#stream);
-    use(this.#source);
-    const d = wasm.delay(attempt, 0);
-    if (d !== d) return failed(attempt);
-    if (this.#pure && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
-    return d;
+  get delay(): (attempt: number) => number {
+    return (this.#fn ??= (attempt: number): number => {
+      const memo = this.#memo;
+      // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
+      if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
+      // The one type a wasm number parameter cannot take (the engine would throw its own conversion error).
+      if (typeof attempt === "bigint") throw invalid(TYPE, "attempt", "a number", attempt);
+      load(this.#rec);
+      if (this.#stream !== undefined) loadStream(this.#stream);
+      use(this.#source);
+      const d = wasm.delay(attempt, 0);
+      if (d !== d) return failed(attempt);
+      if (this.#pure && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
+      return d;
+    });
+  }
+
+  /**
+   * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
+   * Like `delay`, it never throws on a number: a non-finite `now`
+   * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
+   * A function bound to this policy, like {@link delay} (`const { at } = policy`; a new one on each read).
+   * `now` defaults to `Date.now()`.
+   * @throws TypeError when `now` is not a number.
+   */
+  get at(): (attempt: number, now?: number) => number {
+    return (attempt: number, now: number = Date.now()) => {
+      if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
+      return now + this.delay(attempt);
+    };
   }
 
   /**
@@ -384,18 +408,6 @@ export class Backoff implements Iterable<number> {
     wasm.totalBounds(n);
     const s = slots();
     return { min: s[0] as number, max: s[1] as number };
-  }
-
-  /**
-   * `now + delay(attempt)`: the time (ms since the epoch, like `Date.now()`) of retry `attempt`.
-   * Like `delay`, it never throws on a number: a non-finite `now`
-   * gives `now + delay` as the original computes it (`NaN` stays `NaN`).
-   * @param now default `Date.now()`.
-   * @throws TypeError when `now` is not a number.
-   */
-  at(attempt: number, now: number = Date.now()): number {
-    if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
-    return now + this.delay(attempt);
   }
 
   /**
