@@ -154,7 +154,7 @@ export async function fetchWithRetry(
     throw invalid(TYPE, "retryNonIdempotent", "left out when methods is given (methods lists every retried method)", o.retryNonIdempotent);
   }
   const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => typeof v === "string").map((m) => m.toUpperCase());
-  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599);
+  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) => typeof v === "number", (v) => Number.isInteger(v) && v >= 100 && v <= 599);
   const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);
   if (waitKey !== undefined && o.policy !== undefined) {
     throw invalid(TYPE, waitKey, "left out when policy is given (both describe the waits; keep one)", o[waitKey]);

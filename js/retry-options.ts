@@ -230,12 +230,19 @@ export function ceiling(name: string, x: unknown, fallback: number): number {
   return ms;
 }
 
-/** A list option of `fetchWithRetry` (`methods`, `statusCodes`), each item checked by `ok`. */
-export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean): readonly T[] {
+/**
+ * A list option of `fetchWithRetry` (`methods`, `statusCodes`): a TypeError when an item
+ * fails `ok` (its type), a RangeError when it passes `ok` but fails `inRange` (a number out
+ * of range), both naming the item (`statusCodes[0]`) and its value.
+ */
+export function listOf<T>(
+  name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean, inRange: (v: T) => boolean = () => true,
+): readonly T[] {
   if (x === undefined) return fallback;
   if (!Array.isArray(x)) throw invalid(TYPE, name, `an array of ${expected}`, x);
   x.forEach((v, i) => {
     if (!ok(v)) throw invalid(TYPE, `${name}[${i}]`, expected, v);
+    if (!inRange(v as T)) throw invalid(RANGE, `${name}[${i}]`, expected, v);
   });
   return x;
 }
