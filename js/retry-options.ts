@@ -231,19 +231,20 @@ export function ceiling(name: string, x: unknown, fallback: number): number {
 }
 
 /**
- * A list option of `fetchWithRetry` (`methods`, `statusCodes`): a TypeError when an item
- * fails `ok` (its type), a RangeError when it passes `ok` but fails `inRange` (a number out
- * of range), both naming the item (`statusCodes[0]`) and its value.
+ * A list option of `fetchWithRetry` (`methods`, `statusCodes`), read once into a copy (a hole
+ * reads as `undefined`): a TypeError when it is not an array or cannot be read (a revoked
+ * Proxy, a throwing getter; the engine's error as the `cause`); an item for which `check`
+ * answers an error kind (TYPE for its type, RANGE for a number out of range) is that error,
+ * naming the item (`statusCodes[0]`) and its value.
  */
-export function listOf<T>(
-  name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean, inRange: (v: T) => boolean = () => true,
-): readonly T[] {
+export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, check: (v: unknown) => number | undefined): readonly T[] {
   if (x === undefined) return fallback;
-  if (!Array.isArray(x)) throw invalid(TYPE, name, `an array of ${expected}`, x);
-  x.forEach((v, i) => {
-    if (!ok(v)) throw invalid(TYPE, `${name}[${i}]`, expected, v);
-    if (!inRange(v as T)) throw invalid(RANGE, `${name}[${i}]`, expected, v);
+  const what = `an array of ${expected}`;
+  const items = readable(name, what, x, () => Array.isArray(x) && Array.from(x as unknown[]));
+  if (!items) throw invalid(TYPE, name, what, x);
+  items.forEach((v, i) => {
+    const kind = check(v);
+    if (kind !== undefined) throw invalid(kind, `${name}[${i}]`, expected, v);
   });
-  return x;
+  return items as T[];
 }
-

@@ -147,12 +147,16 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
   policy?: RetryPolicy | BackoffOptions;
   /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
   retryNonIdempotent?: boolean;
-  /** The methods that are retried (any case). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2). */
+  /**
+   * The methods that are retried (any case; non-empty names, read once: a hole is a
+   * TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2).
+   */
   methods?: readonly string[];
   /**
-   * The statuses that are retried, integers 100 to 599. Default 408, 425, 429, 500, 502,
-   * 503, 504. An item that is not a number is a TypeError, a number outside that range (or
-   * not an integer) a RangeError, both naming the item (`statusCodes[0]`) and its value.
+   * The statuses that are retried, integers 100 to 599 (read once). Default 408, 425, 429,
+   * 500, 502, 503, 504. An item that is not a number (a hole included) is a TypeError, a
+   * number outside that range (or not an integer) a RangeError, both naming the item
+   * (`statusCodes[0]`) and its value.
    */
   statusCodes?: readonly number[];
   /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
