@@ -45,6 +45,13 @@ const URL_BASE = "https://retry-budget.invalid/";
  * again full, as it would after a window without traffic.
  */
 export class RetryBudgetObject {
+  /**
+   * Types only (no value at run time): the mark @cloudflare/workers-types' `Rpc.DurableObjectBranded`
+   * looks for, so that `DurableObjectNamespace<RetryBudgetObject>` type-checks (as for a class
+   * extending `DurableObject`) and can be passed to `durableObjectBudgetStore`.
+   */
+  declare readonly __DURABLE_OBJECT_BRAND: never;
+
   /** slice number (ms × 10 / windowMs, rounded down) → units put in that slice. */
   #cells = new Map<number, number>();
 

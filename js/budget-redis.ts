@@ -8,7 +8,10 @@ import { optionsObject } from "./retry-options.js";
 
 /**
  * The Redis clients `redisBudgetStore` takes, by the one method it calls:
- * an ioredis `Redis` or `Cluster` (`evalsha`/`eval`), or a node-redis v4+ client (`sendCommand`).
+ * an ioredis `Redis` or `Cluster` (`evalsha`/`eval`), or a node-redis v4+ client from
+ * `createClient()` or `createClientPool()` (`sendCommand(args)`). node-redis's
+ * `createCluster()` and `createSentinel()` clients are refused (a TypeError): their
+ * `sendCommand` takes other arguments; ioredis covers a Redis Cluster and Sentinel.
  */
 export type RedisClientLike =
   | {
@@ -67,9 +70,12 @@ let scriptSha: Promise<string | undefined> | undefined;
  * is used as it is (its connection, retries and offline queue are the caller's); the
  * package imports no Redis library.
  *
- * @param client an ioredis `Redis`/`Cluster` instance or a node-redis v4+ client (connected by the caller).
+ * @param client an ioredis `Redis`/`Cluster` instance or a node-redis v4+ client from
+ *   `createClient()`/`createClientPool()` (connected by the caller).
  * @param options see {@link RedisBudgetStoreOptions}.
- * @throws TypeError when `client` is neither, or `key` is not a non-empty string (or options cannot be read).
+ * @throws TypeError when `client` is neither (a node-redis cluster or sentinel client
+ *   included: the message says to use ioredis for those), or `key` is not a non-empty string
+ *   (or options cannot be read).
  * @example
  * const budget = createRetryBudget({ ratio: 0.1, store: redisBudgetStore(redis, { key: "retry-budget:payments" }) });
  */
@@ -78,9 +84,12 @@ export function redisBudgetStore(client: RedisClientLike, options: RedisBudgetSt
     if (typeof client !== "object" || client === null) return undefined;
     const c = client as Record<string, unknown>;
     if (typeof c.evalsha === "function" && typeof c.eval === "function") return "ioredis";
-    return typeof c.sendCommand === "function" ? "node-redis" : undefined;
+    if (typeof c.sendCommand !== "function") return undefined;
+    // node-redis's cluster and sentinel clients take sendCommand(firstKey, isReadonly, args) and
+    // sendCommand(isReadonly, args): the command alone, as the store sends it, would fail.
+    return "getSlotMaster" in c || "getSentinelNode" in c ? 0 : "node-redis";
   });
-  if (!kind) throw invalid(TYPE, "client", "an ioredis instance or a node-redis (v4+) client", client);
+  if (!kind) throw invalid(TYPE, "client", `an ioredis instance or a node-redis (v4+) client${kind === 0 ? " from createClient() (a cluster or sentinel: use ioredis)" : ""}`, client);
   // The runtime's one options reader: a revoked Proxy, a throwing getter, an array or an
   // unknown key is the package's TypeError.
   if (options === undefined) throw invalid(TYPE, "options", "an object", options);

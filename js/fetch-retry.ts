@@ -4,7 +4,7 @@
  * @module
  */
 import type { Backoff } from "./backoff.js";
-import { invalid, readable, TYPE } from "./errors.js";
+import { invalid, RANGE, readable, TYPE } from "./errors.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
 import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, isObject, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
@@ -153,8 +153,9 @@ export async function fetchWithRetry(
   if (o.retryNonIdempotent !== undefined && o.methods !== undefined) {
     throw invalid(TYPE, "retryNonIdempotent", "left out when methods is given (methods lists every retried method)", o.retryNonIdempotent);
   }
-  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => typeof v === "string").map((m) => m.toUpperCase());
-  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599);
+  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => (typeof v === "string" && v !== "" ? undefined : TYPE)).map((m) => m.toUpperCase());
+  const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) =>
+    typeof v !== "number" ? TYPE : Number.isInteger(v) && v >= 100 && v <= 599 ? undefined : RANGE);
   const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);
   if (waitKey !== undefined && o.policy !== undefined) {
     throw invalid(TYPE, waitKey, "left out when policy is given (both describe the waits; keep one)", o[waitKey]);
@@ -174,8 +175,9 @@ export async function fetchWithRetry(
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
   // A revoked Proxy or a throwing getter: the package's TypeError naming the argument, the engine's error as `cause`.
+  // Its text is read here too: a symbol has none (fetch would throw the engine's error).
   const request = readable("input", "a URL, URL text or a Request that can be read", input, () =>
-    typeof Request !== "undefined" && input instanceof Request ? input : undefined);
+    typeof Request !== "undefined" && input instanceof Request ? input : void `${input as string}`);
   // One read of init (a copy of its own enumerable options), used below and for every attempt:
   // a throwing getter or a revoked Proxy is the package's TypeError naming init, with the cause.
   const given = init;
@@ -185,6 +187,8 @@ export async function fetchWithRetry(
     // A null init.body leaves a Request's own body in place (the Fetch standard): that one is sent.
     init?.body != null ? init.body : request?.body ?? init?.body,
     init?.signal ?? request?.signal ?? undefined,
+    // Headers that cannot be read (a revoked Proxy): this TypeError naming init, not fetch's engine error.
+    Object.keys(init?.headers ?? 0),
   ] as const);
   // The Request input's own body goes out (init.body, when given, replaces it and leaves it untouched).
   const ownBody = request !== undefined && init?.body == null;

@@ -26,10 +26,14 @@ export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S }
     };
 type Signal = AbortSignal;
 
-/** What `onFailedAttempt` and p-retry's `shouldRetry` receive (frozen), as p-retry gives it. */
-export interface FailedAttemptContext {
-  /** The failure (a thrown non-`Error` is wrapped in a `TypeError`, as p-retry does). */
-  readonly error: Error;
+/**
+ * What `onFailedAttempt` and p-retry's `shouldRetry` receive (frozen), as p-retry gives it.
+ * `E` is what the failure can be: an `Error` for `retry`; for `fetchWithRetry`, an `Error`
+ * (a network error) or the `Response` of a retryable status.
+ */
+export interface FailedAttemptContext<E = Error> {
+  /** The failure (with `retry`, a thrown non-`Error` is wrapped in a `TypeError`, as p-retry does). */
+  readonly error: E;
   /** The attempt that failed, 1-based. */
   readonly attemptNumber: number;
   /** Retries still allowed after this failure (`retries - retriesConsumed`). */

@@ -101,6 +101,19 @@ function isPlain(x: object): boolean {
 const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
 
 /**
+ * The rest of the advice for `retry`'s own option among the keys of `rec` (its second
+ * argument): the options follow a policy (p-retry-style options take none), so the advice is
+ * a call that works, with `undefined` (the default policy) or `policy` (the keys of `rec` that
+ * are not own options, as createBackoff options or a policy written for p-retry's waits)
+ * before them.
+ */
+function ownOptionAdvice(rec: Record<string, unknown>): string {
+  const keys = Object.keys(rec);
+  const own = keys.filter((x) => RETRY_KEYS.includes(x));
+  return `: retry(fn, ${own.length < keys.length ? "policy" : "undefined"}, { ${own.join(", ")} })`;
+}
+
+/**
  * A policy slot: a `Backoff`, a duration (fixed), `createBackoff` options, or —
  * where `pRetry` — p-retry options (returned as the record). `name` is the
  * caller's word for the slot.
@@ -134,7 +147,7 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
     else if (p && !b) pKey ??= k;
     else if (!b && !p) {
       throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
-        ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)`
+        ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)${pRetry ? ownOptionAdvice(rec) : ""}`
         : `one of createBackoff's options (${optionNames(BACKOFF_OPTIONS)})${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
     }
   }
@@ -217,13 +230,21 @@ export function ceiling(name: string, x: unknown, fallback: number): number {
   return ms;
 }
 
-/** A list option of `fetchWithRetry` (`methods`, `statusCodes`), each item checked by `ok`. */
-export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, ok: (v: unknown) => boolean): readonly T[] {
+/**
+ * A list option of `fetchWithRetry` (`methods`, `statusCodes`), read once into a copy (a hole
+ * reads as `undefined`): a TypeError when it is not an array or cannot be read (a revoked
+ * Proxy, a throwing getter; the engine's error as the `cause`); an item for which `check`
+ * answers an error kind (TYPE for its type, RANGE for a number out of range) is that error,
+ * naming the item (`statusCodes[0]`) and its value.
+ */
+export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, check: (v: unknown) => number | undefined): readonly T[] {
   if (x === undefined) return fallback;
-  if (!Array.isArray(x)) throw invalid(TYPE, name, `an array of ${expected}`, x);
-  x.forEach((v, i) => {
-    if (!ok(v)) throw invalid(TYPE, `${name}[${i}]`, expected, v);
+  const what = `an array of ${expected}`;
+  const items = readable(name, what, x, () => Array.isArray(x) && Array.from(x as unknown[]));
+  if (!items) throw invalid(TYPE, name, what, x);
+  items.forEach((v, i) => {
+    const kind = check(v);
+    if (kind !== undefined) throw invalid(kind, `${name}[${i}]`, expected, v);
   });
-  return x;
+  return items as T[];
 }
-

@@ -13,7 +13,7 @@ import { Backoff, type BackoffOptions } from "./backoff.js";
 import type { DurationInput } from "./duration.js";
 import { invalid, TYPE } from "./errors.js";
 import type { RetryBudget } from "./budget.js";
-import { pRetryOptions, pRetryRules, type AbortSignalLike, type PRetryOptions } from "./p-retry.js";
+import { pRetryOptions, pRetryRules, type AbortSignalLike, type FailedAttemptContext, type PRetryOptions } from "./p-retry.js";
 import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
 import { loop, planRules } from "./retry-loop.js";
 
@@ -132,7 +132,13 @@ export interface RetryOptions {
  * formula; not with `policy`), `onFailedAttempt`, `maxRetryTime` and `unref`
  * with p-retry's meaning. `shouldRetry` keeps this package's form `(error, attempt)`.
  */
-export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal"> {
+export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal" | "onFailedAttempt"> {
+  /**
+   * Called after every failed attempt (awaited), the last one included, with p-retry's
+   * context; a throw rejects with it. Its `error` is the network error, or the `Response`
+   * when the failure is a retryable status.
+   */
+  onFailedAttempt?: (context: FailedAttemptContext<Error | FetchResponse>) => unknown;
   /**
    * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
    * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
@@ -141,9 +147,17 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
   policy?: RetryPolicy | BackoffOptions;
   /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
   retryNonIdempotent?: boolean;
-  /** The methods that are retried (any case). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2). */
+  /**
+   * The methods that are retried (any case; non-empty names, read once: a hole is a
+   * TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2).
+   */
   methods?: readonly string[];
-  /** The statuses that are retried. Default 408, 425, 429, 500, 502, 503, 504. */
+  /**
+   * The statuses that are retried, integers 100 to 599 (read once). Default 408, 425, 429,
+   * 500, 502, 503, 504. An item that is not a number (a hole included) is a TypeError, a
+   * number outside that range (or not an integer) a RangeError, both naming the item
+   * (`statusCodes[0]`) and its value.
+   */
   statusCodes?: readonly number[];
   /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
   maxDeferrals?: number;

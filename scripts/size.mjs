@@ -32,8 +32,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 24_700, "./sigil": 8_010, "./backoff": 9_090, "./random": 7_650, "./duration": 6_030,
-  "./policy": 9_100, "./chart": 12_260, "./retry": 19_360,
+  ".": 24_900, "./sigil": 8_010, "./backoff": 9_090, "./random": 7_650, "./duration": 6_030,
+  "./policy": 9_100, "./chart": 12_260, "./retry": 19_560,
   // The policy plus the queue helpers and the retry functions they build on.
   "./queues": 11_390,
 };

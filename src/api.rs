@@ -36,27 +36,63 @@ use crate::core::rng::{Draw, Keyed, SeedHash, Sfc32, key_prefix, keyed_draw, sca
 use crate::core::wording::{self, T};
 
 /// A bad option, as [`Builder::build`] reports it: which option, what it must be and the
-/// value received. Its `Display` is the message of the npm package's error for the same
-/// options, `"<option> must be <expected>; received <value>"` (the same validation and
-/// the same wording on both sides).
+/// value received. The checks are `createBackoff`'s, and its `Display` is worded as the npm
+/// package's error for the same options, `"<option> must be <expected>; received <value>"`,
+/// except that it names options, jitter kinds and constructors as this API spells them:
+/// `max_attempts` (`maxAttempts` in JavaScript), `Jitter::Decorrelated` (`"decorrelated"`),
+/// `Backoff::exponential` (`growth: "exponential"`), durations in ms (no duration text), the
+/// steps by their count (an array in JavaScript).
 ///
 /// ```
-/// use backoff_wasm::Backoff;
+/// use backoff_wasm::{Backoff, Jitter};
 ///
 /// let e = Backoff::exponential(1000.0).max(500.0).build().unwrap_err();
 /// assert_eq!((e.option, e.expected, e.received.as_str()), ("max", "a duration >= base", "500"));
 /// assert_eq!(e.to_string(), "max must be a duration >= base; received 500");
+/// let e = Backoff::fixed(1.0).max_attempts(0).build().unwrap_err();
+/// assert_eq!(e.to_string(), "max_attempts must be an integer >= 1; received 0");
+/// let e = Backoff::exponential(100.0).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
+/// assert_eq!(e.to_string(), "max must be set for Jitter::Decorrelated (it needs a cap); received none");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    /// The option's name (`base`, `factor`, `max`, `cap`, `steps`, `free`, `jitter`, `maxAttempts`).
+    /// The option's name, as the builder's method (`base`, `factor`, `max`, `cap`, `steps`,
+    /// `free`, `jitter`, `max_attempts`).
     pub option: &'static str,
     /// The element of a list option (`steps[3]`), if the error is about one.
     pub index: Option<usize>,
     /// What it must be.
     pub expected: &'static str,
-    /// The value received, as the JavaScript message writes it (`0.5`, `"decorrelated"`, `an array`).
+    /// The value received: a number as JavaScript's `String(x)` writes it (`0.5`, `2`,
+    /// `1e+21`, `NaN`), a jitter kind as `Jitter::Full`, the steps as their count
+    /// (`1001 durations`), `none` for an option not set.
     pub received: String,
+}
+
+/// The one table of the wordings the native API spells differently: a wording of the shared
+/// checks (`core::wording`, whose text is what the npm package's message says, the
+/// JavaScript spelling) and the Rust spelling [`Error`] uses instead. Every other option name
+/// and expected wording is the same text on both sides.
+const RUST_WORDING: [(T, &str); 7] = [
+    (T::MaxAttempts, "max_attempts"),
+    (T::DelayMs, "a non-negative finite duration (ms)"),
+    (T::StepsExpected, "1 to 1000 durations"),
+    (T::JitterExpected, "a fraction in [0, 1] (Jitter::Spread or Jitter::Subtract)"),
+    (T::FactorUnlessExponential, "left out unless the policy is Backoff::exponential"),
+    (T::DecorrelatedCap, "set for Jitter::Decorrelated (it needs a cap)"),
+    (
+        T::DecorrelatedSteps,
+        "a kind other than Jitter::Decorrelated with Backoff::steps (decorrelated jitter needs a base and a cap)",
+    ),
+];
+
+/// Wording `id` as [`Error`] writes it: its [`RUST_WORDING`] spelling, else the shared text.
+fn rust_text(id: u32) -> &'static str {
+    if let Some((_, text)) = RUST_WORDING.iter().find(|(t, _)| *t as u32 == id) {
+        return text;
+    }
+    let (start, end) = wording::span(id as usize);
+    wording::ALL.get(start..end).unwrap_or("")
 }
 
 impl fmt::Display for Error {
@@ -497,7 +533,7 @@ impl Builder {
     /// assert!(Backoff::exponential(1000.0).build().is_ok());
     /// assert_eq!(Backoff::exponential(-1.0).build().unwrap_err().option, "base");
     /// assert_eq!(Backoff::fixed(1.0).jitter(Jitter::Full).build().unwrap_err().option, "jitter");
-    /// assert_eq!(Backoff::fixed(1.0).max_attempts(0).build().unwrap_err().option, "maxAttempts");
+    /// assert_eq!(Backoff::fixed(1.0).max_attempts(0).build().unwrap_err().option, "max_attempts");
     /// ```
     pub fn build(mut self) -> Result<Backoff, Error> {
         let f = self.fields();
@@ -565,21 +601,23 @@ impl Builder {
 
 /// The [`Error`] of a failed check of `fields` (`steps`: the steps, for an element's error).
 fn error(e: Invalid, fields: &options::Fields, steps: &[f64]) -> Error {
-    let text = |id: u32| {
-        let (start, end) = wording::span(id as usize);
-        wording::ALL.get(start..end).unwrap_or("")
-    };
     let index = (e.index >= 0.0).then_some(e.index as usize);
     let given = match index {
         Some(i) => Given::number(steps.get(i).copied().unwrap_or(f64::NAN)),
         None => fields.get(e.field() as usize).copied().unwrap_or(Given::ABSENT),
     };
-    Error { option: text(e.option()), index, expected: text(e.expected()), received: received(e.field(), given) }
+    Error {
+        option: rust_text(e.option()),
+        index,
+        expected: rust_text(e.expected()),
+        received: received(e.field(), given, steps.len()),
+    }
 }
 
-/// A received value as the JavaScript message describes it: a number as
-/// `String(x)` writes it, a string quoted, any other value by its kind.
-fn received(field: u32, g: Given) -> String {
+/// A received value as this API names it: a number as JavaScript's `String(x)` writes it
+/// (as the npm package's message does), a jitter kind or a growth by its Rust name, the steps
+/// (`steps`: how many) by their count, an option not set as `none`.
+fn received(field: u32, g: Given, steps: usize) -> String {
     let names: &[&str] = match field {
         arg::GROWTH => &GROWTH_NAMES,
         arg::JITTER => &JITTER_NAMES,
@@ -589,12 +627,18 @@ fn received(field: u32, g: Given) -> String {
     match g.tag {
         tags::NUMBER => js_number_text(g.x),
         tags::STRING => match names.get((g.x as usize).wrapping_sub(offset)) {
-            Some(name) => format!("\"{name}\""),
+            // A growth is a constructor (`Backoff::linear`), a jitter kind a variant (`Jitter::Full`).
+            Some(name) if field == arg::GROWTH => format!("Backoff::{name}"),
+            Some(name) => {
+                let mut chars = name.chars();
+                let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or_default();
+                format!("Jitter::{first}{}", chars.as_str())
+            }
             None => "a string".to_string(),
         },
-        tags::ARRAY => "an array".to_string(),
-        tags::OBJECT => "an object".to_string(),
-        _ => "undefined".to_string(),
+        tags::ARRAY => format!("{steps} durations"),
+        tags::OBJECT => "a Random".to_string(),
+        _ => "none".to_string(),
     }
 }
 
@@ -690,30 +734,72 @@ mod tests {
     }
 
     #[test]
-    fn errors_say_what_was_received_as_the_js_messages_do() {
+    fn errors_name_options_and_values_as_the_rust_api_spells_them() {
         let e = Backoff::exponential(1000.0).factor(0.5).build().unwrap_err();
         assert_eq!(e.to_string(), "factor must be a finite number >= 1; received 0.5");
         let e = Backoff::exponential(100.0).jitter(Jitter::Spread(2.0)).seed("s").build().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "jitter must be a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"; received 2"
+            "jitter must be a fraction in [0, 1] (Jitter::Spread or Jitter::Subtract); received 2"
         );
         let e = Backoff::steps(&[10.0, -1.0]).build().unwrap_err();
+        assert_eq!(e.to_string(), "steps[1] must be a non-negative finite duration (ms); received -1");
+        let e = Backoff::exponential(f64::NAN).build().unwrap_err();
+        assert_eq!(e.to_string(), "base must be a non-negative finite duration (ms); received NaN");
+        let e = Backoff::linear(100.0).factor(3.0).build().unwrap_err();
+        assert_eq!(e.to_string(), "factor must be left out unless the policy is Backoff::exponential; received 3");
+        let e = Backoff::exponential(100.0).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
+        assert_eq!(e.to_string(), "max must be set for Jitter::Decorrelated (it needs a cap); received none");
+        let e = Backoff::steps(&[1.0]).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "steps[1] must be a non-negative finite duration (ms, or text such as \"5 seconds\"); received -1"
+            "jitter must be a kind other than Jitter::Decorrelated with Backoff::steps (decorrelated jitter needs a base and a cap); received Jitter::Decorrelated"
         );
-        let e = Backoff::linear(100.0).factor(3.0).build().unwrap_err();
-        assert_eq!(e.to_string(), "factor must be left out unless growth is \"exponential\"; received 3");
-        let e = Backoff::exponential(100.0).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
-        assert_eq!(e.to_string(), "max must be set for \"decorrelated\" jitter (it needs a cap); received undefined");
-        let e = Backoff::steps(&[1.0]).jitter(Jitter::Decorrelated).seed("s").build().unwrap_err();
-        assert_eq!(e.received, "\"decorrelated\"");
+        let e = Backoff::fixed(1.0).jitter(Jitter::Full).build().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "jitter must be given with a seed or a random stream (the Rust API has no default source); received Jitter::Full"
+        );
         let e = Backoff::exponential(100.0).max_attempts(0).build().unwrap_err();
-        assert_eq!(e.to_string(), "maxAttempts must be an integer >= 1; received 0");
-        assert_eq!(Backoff::exponential(1000.0).cap(10.0).build().unwrap_err().option, "cap");
-        assert_eq!(Backoff::steps(&[]).build().unwrap_err().option, "steps");
-        assert_eq!(Backoff::steps(&vec![1.0; 1001]).build().unwrap_err().option, "steps");
-        assert_eq!(Backoff::fixed(1.0).jitter(Jitter::Full).build().unwrap_err().option, "jitter");
+        assert_eq!(
+            (e.option, e.to_string().as_str()),
+            ("max_attempts", "max_attempts must be an integer >= 1; received 0")
+        );
+        let e = Backoff::steps(&[]).build().unwrap_err();
+        assert_eq!(e.to_string(), "steps must be 1 to 1000 durations; received 0 durations");
+        let e = Backoff::steps(&vec![1.0; 1001]).build().unwrap_err();
+        assert_eq!(e.to_string(), "steps must be 1 to 1000 durations; received 1001 durations");
+        assert_eq!(
+            Backoff::exponential(1000.0).cap(10.0).build().unwrap_err().to_string(),
+            "cap must be a duration >= base; received 10"
+        );
+        let e = Backoff::fixed(1.0).free(1 << 60).build().unwrap_err();
+        assert_eq!(e.to_string(), "free must be a non-negative safe integer; received 1152921504606847000");
+    }
+
+    #[test]
+    fn the_rust_spellings_replace_the_javascript_ones_which_the_npm_package_keeps() {
+        // The shared texts are the npm package's messages' (js/ reads them through the wasm): unchanged.
+        let js = [
+            (T::MaxAttempts, "maxAttempts"),
+            (T::DelayMs, "a non-negative finite duration (ms, or text such as \"5 seconds\")"),
+            (T::StepsExpected, "a non-empty array of at most 1000 durations"),
+            (T::JitterExpected, "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\""),
+            (T::FactorUnlessExponential, "left out unless growth is \"exponential\""),
+            (T::DecorrelatedCap, "set for \"decorrelated\" jitter (it needs a cap)"),
+            (
+                T::DecorrelatedSteps,
+                "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)",
+            ),
+        ];
+        assert_eq!(js.map(|(t, _)| t), RUST_WORDING.map(|(t, _)| t));
+        for ((t, text), (_, rust)) in js.iter().zip(RUST_WORDING) {
+            assert_eq!(wording::text(*t), *text);
+            assert_eq!(rust_text(*t as u32), rust);
+            assert_ne!(rust, *text);
+        }
+        // Everything else reads the shared text.
+        assert_eq!(rust_text(T::Ceiling as u32), "a duration >= base");
+        assert_eq!(rust_text(T::Base as u32), "base");
     }
 }

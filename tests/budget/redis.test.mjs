@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
-import { createClient } from "redis";
+import { createClient, createClientPool, createCluster, createSentinel } from "redis";
 import { createRetryBudget, redisBudgetStore } from "../../pkg/dist/esm/retry.js";
 import { missingRedis, startRedis } from "./redis-server.mjs";
 
@@ -19,6 +19,11 @@ const clients = {
   },
   "node-redis": async (port) => {
     const c = createClient({ url: `redis://127.0.0.1:${port}` });
+    await c.connect();
+    return { client: c, close: () => c.destroy(), raw: (...args) => c.sendCommand(args.map(String)) };
+  },
+  "node-redis pool": async (port) => {
+    const c = createClientPool({ url: `redis://127.0.0.1:${port}` });
     await c.connect();
     return { client: c, close: () => c.destroy(), raw: (...args) => c.sendCommand(args.map(String)) };
   },
@@ -88,4 +93,18 @@ test("redisBudgetStore: bad client, bad key, unknown option are TypeErrors namin
   assert.throws(() => redisBudgetStore(c, { key: "" }), { name: "TypeError", message: 'key must be a non-empty string; received ""' });
   assert.throws(() => redisBudgetStore(c), { name: "TypeError", message: "options must be an object; received undefined" });
   assert.throws(() => redisBudgetStore(c, { key: "k", ttl: 1 }), { name: "TypeError", message: 'option must be one of key; received "ttl"' });
+});
+
+test("redisBudgetStore refuses node-redis's cluster and sentinel clients up front (their sendCommand takes other arguments), naming client and what is supported", () => {
+  // Created, never connected: the check reads the client's methods only.
+  const cluster = createCluster({ rootNodes: [{ url: "redis://127.0.0.1:1" }] });
+  const sentinel = createSentinel({ name: "primary", sentinelRootNodes: [{ host: "127.0.0.1", port: 1 }] });
+  const message = "client must be an ioredis instance or a node-redis (v4+) client from createClient() (a cluster or sentinel: use ioredis); received an object";
+  assert.throws(() => redisBudgetStore(cluster, { key: "k" }), { name: "TypeError", message });
+  assert.throws(() => redisBudgetStore(sentinel, { key: "k" }), { name: "TypeError", message });
+  // A client and a pool are taken (their sendCommand(args) is the one the store calls).
+  for (const client of [createClient(), createClientPool()]) {
+    const store = redisBudgetStore(client, { key: "k" });
+    assert.deepEqual([typeof store.deposit, typeof store.withdraw], ["function", "function"]);
+  }
 });

@@ -164,3 +164,41 @@ test("a used Request input whose body init replaces: sent as fetch would send it
   assert.equal(await res.text(), "busy #3");
   assert.deepEqual(bodies.get("/replaced"), ["replacement", "replacement", "replacement"]);
 });
+
+test("a store's withdrawal that loses the race with an abort is still charged by the store, not refunded (as docs/guides/fleet-budgets.md says)", async () => {
+  const { createRetryBudget } = await import("../../pkg/dist/esm/retry.js");
+  // A store of one bucket (no expiry within the test): the units of the window, and its steps.
+  let units = 0;
+  const steps = [];
+  let answer;
+  const store = {
+    deposit(n) {
+      steps.push(`deposit ${n}`);
+      units += n;
+      return Promise.resolve();
+    },
+    withdraw(n, rule) {
+      steps.push(`withdraw ${n}`);
+      return new Promise((resolve) => {
+        answer = () => {
+          const charged = rule.reserve + units >= n;
+          if (charged) units -= n;
+          resolve({ charged, balance: rule.reserve + units });
+        };
+      });
+    },
+  };
+  // ratio 1/2: a call deposits 1 unit, a retry costs 2; reserve 1 retry per second × 10 s = 20 units.
+  const budget = createRetryBudget({ ratio: 0.5, minPerSecond: 1, store });
+  const controller = new AbortController();
+  const p = retry(() => Promise.reject(new Error("down")), 0, { retries: 1, budget, signal: controller.signal });
+  while (answer === undefined) await new Promise((r) => setImmediate(r));
+  controller.abort(new Error("user gave up"));
+  await assert.rejects(p, (e) => e instanceof RetryError && e.reason === "aborted" && e.message !== "" && e.cause.message === "user gave up");
+  // The store answers after the call gave up: it takes the retry's 2 units, and nothing gives them back.
+  answer();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(steps, ["deposit 1", "withdraw 2"]);
+  assert.equal(units, -1);
+  assert.equal(budget.balance, 9); // floor((20 + 1 - 2) / 2)
+});

@@ -167,7 +167,7 @@ test("the policy slot: omitted, a duration, createBackoff options, p-retry optio
     [() => retry(fn, "1 sec"), RangeError, 'policy must be a Backoff, a duration (ms or duration text), createBackoff options or p-retry options; a duration must be non-negative and finite (ms, or text such as "5 seconds"); received "1 sec"'],
     [() => retry(fn, { retries: 3, base: 100 }), TypeError, "policy must be createBackoff options or p-retry options, not both (base is createBackoff's, retries is p-retry's); received an object"],
     [() => retry(fn, { retries: 3, minTimout: 5 }), TypeError, 'policy key must be one of createBackoff\'s options (base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts) or p-retry\'s (retries, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, shouldRetry, signal, maxRetryTime, unref); received "minTimout"'],
-    [() => retry(fn, { retries: 3, onRetry() {} }), TypeError, 'policy key must be an option of the policy, not onRetry: onRetry goes in the options (the third argument); received "onRetry"'],
+    [() => retry(fn, { retries: 3, onRetry() {} }), TypeError, 'policy key must be an option of the policy, not onRetry: onRetry goes in the options (the third argument): retry(fn, undefined, { retries, onRetry }); received "onRetry"'],
     [() => retry(fn, 10, { retries: 1, minTimeout: 5 }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"'],
     [() => retry(fn, 10, { retries: 1, jitter: "full" }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget (jitter is a createBackoff option: give it in the policy); received "jitter"'],
     [() => retry(fn, { retries: 2 }, { signal: AbortSignal.abort() }), TypeError, "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object"],
@@ -185,6 +185,40 @@ test("the policy slot: omitted, a duration, createBackoff options, p-retry optio
     assert.doesNotThrow(() => (promise = f()));
     await assert.rejects(promise, (e) => e instanceof cls && e.message === message);
   }
+});
+
+test("retry's own options given in the second argument: the message's advice is a call that works", async () => {
+  const { createRetryBudget } = await import("../../pkg/dist/esm/retry.js");
+  const budget = createRetryBudget();
+  let calls = 0;
+  const twice = () => (++calls === 1 ? Promise.reject(new Error("first")) : "second");
+  const cases = [
+    // Only own options: the default policy in the second argument.
+    [{ retries: 1, budget }, 'policy key must be an option of the policy, not budget: budget goes in the options (the third argument): retry(fn, undefined, { retries, budget }); received "budget"',
+      () => retry(twice, undefined, { retries: 1, budget })],
+    // Keys that are not own options stay in a policy (found before the p-retry check of mixed keys).
+    [{ retries: 1, base: 0, deadline: { afterMs: 60_000 } }, 'policy key must be an option of the policy, not deadline: deadline goes in the options (the third argument): retry(fn, policy, { retries, deadline }); received "deadline"',
+      () => retry(twice, { base: 0 }, { retries: 1, deadline: { afterMs: 60_000 } })],
+    [{ base: 0, maxAttempts: 2, budget }, 'policy key must be an option of the policy, not budget: budget goes in the options (the third argument): retry(fn, policy, { budget }); received "budget"',
+      () => retry(twice, { base: 0, maxAttempts: 2 }, { budget })],
+    // p-retry's wait keys have no place in the third argument: the waits become a policy to write
+    // (docs/guides/migrating.md: Backoff.exponential(minTimeout, factor).cap(maxTimeout)).
+    [{ retries: 1, minTimeout: 0, shouldRetry: () => true, budget }, 'policy key must be an option of the policy, not budget: budget goes in the options (the third argument): retry(fn, policy, { retries, shouldRetry, budget }); received "budget"',
+      async () => retry(twice, (await import("../../pkg/dist/esm/index.js")).Backoff.exponential(0, 2), { retries: 1, shouldRetry: () => true, budget })],
+  ];
+  for (const [second, message, advised] of cases) {
+    await assert.rejects(retry(twice, second), (e) => e instanceof TypeError && e.message === message);
+    calls = 0;
+    assert.equal(await advised(), "second");
+    assert.equal(calls, 2);
+  }
+  // The old advice's call, the own option as a third argument after p-retry-style options, is
+  // refused: the message says to put signal and the callbacks in the p-retry-style options, and
+  // for an own option there (onRetry, budget) the message above gives the call that works.
+  await assert.rejects(retry(twice, { retries: 1 }, { budget }), {
+    name: "TypeError",
+    message: "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object",
+  });
 });
 
 test("p-retry's signal: an aborted signal never calls fn; abort during a wait rejects with the reason and clears the timer", async () => {

@@ -1,0 +1,91 @@
+// fetchWithRetry's lists and arguments: a statusCodes item of the wrong type (a hole included)
+// is a TypeError, a number that is not an HTTP status (an integer 100-599) a RangeError, as for
+// every other out-of-range value; methods' items are non-empty names; a list, an input or
+// headers that cannot be read are the package's TypeError. All reject before anything is sent.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fetchWithRetry } from "../../pkg/dist/esm/retry.js";
+
+test("statusCodes: a number outside 100-599 (or not an integer) is a RangeError, another type a TypeError, naming the item", async () => {
+  let sent = 0;
+  const real = globalThis.fetch;
+  globalThis.fetch = async () => {
+    sent++;
+    return new Response("");
+  };
+  try {
+    const cases = [
+      [[99], RangeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received 99"],
+      [[503, 600], RangeError, "statusCodes[1] must be HTTP statuses (integers 100-599); received 600"],
+      [[502.5], RangeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received 502.5"],
+      [[NaN], RangeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received NaN"],
+      [[-Infinity], RangeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received -Infinity"],
+      [["503"], TypeError, 'statusCodes[0] must be HTTP statuses (integers 100-599); received "503"'],
+      [[null], TypeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received null"],
+      [503, TypeError, "statusCodes must be an array of HTTP statuses (integers 100-599); received 503"],
+      // A hole is an item that is not a status, not one to skip.
+      [[, 503], TypeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received undefined"],
+    ];
+    for (const [statusCodes, cls, message] of cases) {
+      let p;
+      assert.doesNotThrow(() => (p = fetchWithRetry("http://127.0.0.1:9/", undefined, { statusCodes })));
+      await assert.rejects(p, (e) => e.constructor === cls && e.message === message);
+    }
+    // The ends of the range are statuses.
+    const r = await fetchWithRetry("http://127.0.0.1:9/", undefined, { statusCodes: [100, 599] });
+    assert.equal(r.status, 200);
+    assert.equal(sent, 1);
+  } finally {
+    globalThis.fetch = real;
+  }
+});
+
+test("methods: a hole, an empty name or another type is a TypeError naming the item; a list that cannot be read names methods", async () => {
+  const real = globalThis.fetch;
+  let sent = 0;
+  globalThis.fetch = async () => {
+    sent++;
+    return new Response("");
+  };
+  try {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    const cases = [
+      [[, "GET"], "methods[0] must be method names (text); received undefined"],
+      [[""], 'methods[0] must be method names (text); received ""'],
+      [["GET", 1], "methods[1] must be method names (text); received 1"],
+      [proxy, "methods must be an array of method names (text); received an object"],
+    ];
+    for (const [methods, message] of cases) {
+      await assert.rejects(fetchWithRetry("http://127.0.0.1:9/", undefined, { methods }), (e) => e.constructor === TypeError && e.message === message);
+    }
+    // The list is read once: an item changed afterwards does not change the call.
+    const methods = ["GET"];
+    const p = fetchWithRetry("http://127.0.0.1:9/", undefined, { methods });
+    methods[0] = 7;
+    assert.equal((await p).status, 200);
+    assert.equal(sent, 1);
+  } finally {
+    globalThis.fetch = real;
+  }
+});
+
+test("an input or init.headers that cannot be read is the package's TypeError naming it, with the engine's error as cause; nothing is sent", async () => {
+  const real = globalThis.fetch;
+  let sent = 0;
+  globalThis.fetch = async () => {
+    sent++;
+    return new Response("");
+  };
+  try {
+    const headers = Proxy.revocable({}, {});
+    headers.revoke();
+    await assert.rejects(fetchWithRetry(Symbol("url")), (e) => e.constructor === TypeError && e.cause instanceof TypeError &&
+      e.message === "input must be a URL, URL text or a Request that can be read; received a symbol");
+    await assert.rejects(fetchWithRetry("http://127.0.0.1:9/", { headers: headers.proxy }), (e) => e.constructor === TypeError && e.cause instanceof TypeError &&
+      e.message === "init must be an object that can be read; received an object");
+    assert.equal(sent, 0);
+  } finally {
+    globalThis.fetch = real;
+  }
+});
