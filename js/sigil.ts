@@ -14,7 +14,7 @@ import { use } from "./draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED, TAG_ARRAY, TAG_OBJECT,
+  SIGIL_RANDOM, SIGIL_SEED,
 } from "./boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -126,50 +126,80 @@ export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
 }
 
 /**
- * The option values of the last `nextDelayMs` call that compiled (the options' tag, then
- * `baseDelayMs`, `maxDelayMs`, `jitter`, `random`, `seed`), and Sigil's policy Rust compiled
- * for them (the register's header).
+ * The option values of the last `nextDelayMs` call that compiled (`baseDelayMs`,
+ * `maxDelayMs`, `jitter`, `random`, the stream of a `seededRandom`, `seed`), and Sigil's
+ * policy Rust compiled for them (the register's header). Until then a `baseDelayMs` of
+ * `NaN`, which equals no value.
  */
-let lastValues: readonly unknown[] | undefined;
-let lastRec: number[] | undefined;
+let last: readonly unknown[] = [NaN];
+let lastRec: number[] = [];
 
-/** Read in place of options that are not an object (no object is allocated per call). */
-const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+/** The own keys of the last options object whose keys were all Sigil option names. */
+let namesSeen: readonly string[] = [];
 
 /**
- * Reads the options (only when `options` is an object) and makes the one `sigil` call:
- * validation in the original order, then the delay of retry `attempt` (or, for a
- * schedule, the number of attempts, with Sigil's policy left in the register). Each value
- * is written into the input slots by name (`put`, the fields `SIGIL_*` of src/boundary.rs),
- * and an error blames one of them by name (`SIGIL_FIELDS`).
+ * The first own enumerable key of `options` that is not a Sigil option name, or
+ * `undefined` (`unknownKey`'s answer). A `for…in` loop, which lists no array, gives the own
+ * and the inherited enumerable keys (a superset of the own ones): when they are the keys
+ * last found to be option names, in the same order, so is every own key (one comparison per
+ * key). Otherwise `unknownKey` lists the own keys, which are remembered when all are names.
+ * @throws SigilError when the keys cannot be listed (a revoked Proxy).
+ */
+function unknownName(options: object): string | undefined {
+  let i = 0;
+  try {
+    for (const k in options) if (k !== namesSeen[i++]) i = NaN;
+  } catch {
+    i = NaN;
+  }
+  if (i === i) return undefined;
+  const name = unknownKey(options, SIGIL_OPTIONS);
+  if (name === undefined) namesSeen = Object.keys(options);
+  return name;
+}
+
+/** Read in place of options that are not an object (no object is allocated per call; never written). */
+const NO_OPTIONS: Record<string, unknown> = {};
+
+/**
+ * Reads the options (only when `options` is an object) and answers: for the same option
+ * values as the last `nextDelayMs` call that compiled, one `delay` call with the policy
+ * Rust compiled then; otherwise the one `sigil` call: validation in the original order,
+ * then the delay of retry `attempt` (or, for a schedule, the number of attempts, with
+ * Sigil's policy left in the register). Each value is written into the input slots by name
+ * (`put`, the fields `SIGIL_*` of src/boundary.rs), and an error blames one of them by name
+ * (`SIGIL_FIELDS`).
  */
 function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number): number {
   let name: string | undefined;
   let o: Record<string, unknown> = NO_OPTIONS;
-  const t = tag(options);
-  if (t === TAG_ARRAY || t === TAG_OBJECT) {
-    name = unknownKey(options as object, SIGIL_OPTIONS);
+  const object = typeof options === "object" && options !== null;
+  if (object) {
+    name = unknownName(options);
     o = options as Record<string, unknown>;
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
-  const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
+  // A `seededRandom` function's stream is a constant of the function (a read-only,
+  // non-configurable property): the last call's `random` has the last call's stream.
+  const stream = random === last[3] ? last[4] as Words | undefined
+    : typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
   if (stream !== undefined) loadStream(stream);
   else use(random ?? fallback);
-  // The same option values as the last call that compiled (and no unknown name): Rust's
-  // answer for them is the policy it compiled then, so only the attempt is left to check.
-  const last = lastValues;
-  if (!schedule && name === undefined && last !== undefined && t === last[0] && base === last[1] && max === last[2]
-    && jitter === last[3] && random === last[4] && seed === last[5] && typeof attempt === "number" && attempt >= 1
-    && attempt % 1 === 0) {
-    load(lastRec as number[]);
+  // The same option values as the last call that compiled (options an object, as then, and
+  // no unknown name): Rust's answer for them is the policy it compiled then, so only the
+  // attempt is left to check.
+  if (random === last[3] && jitter === last[2] && seed === last[5] && base === last[0] && max === last[1]
+    && object && name === undefined && !schedule
+    && typeof attempt === "number" && attempt >= 1 && attempt % 1 === 0) {
+    load(lastRec);
     const d = wasm.delay(attempt, 0);
     return d === d ? d : failed(attempt);
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
   put(s, SIGIL_ATTEMPT, tag(attempt), num(attempt));
-  put(s, SIGIL_OPTIONS_FIELD, t, NaN);
+  put(s, SIGIL_OPTIONS_FIELD, tag(options), NaN);
   put(s, SIGIL_NAME, tag(name), NaN);
   put(s, SIGIL_BASE, tag(base), num(base));
   put(s, SIGIL_MAX, tag(max), num(max));
@@ -184,9 +214,9 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const own = registerEpoch() === before;
   replaced();
   if (d === d) {
-    if (!schedule && own) {
+    if (!schedule && own && object) {
       lastRec = compiled(REC_HEADER);
-      lastValues = [t, base, max, jitter, random, seed];
+      last = [base, max, jitter, random, stream, seed];
     }
     return d;
   }

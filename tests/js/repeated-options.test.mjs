@@ -81,3 +81,34 @@ test("totalBounds() is the sum of bounds(n) over the schedule, for every jitter 
   }
   assert.deepEqual(createBackoff({ steps: [10, "20ms", 30], maxAttempts: 6 }).totalBounds(), { min: 120, max: 120 });
 });
+
+test("nextDelayMs: the option names are checked on every call, whatever the keys' order, inheritance or a Proxy", () => {
+  const unknown = (name) => (e) => e instanceof SigilError && e.message === `an option name must be one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts; received "${name}"`;
+  const o = { jitter: 0.5, random: () => 0.5 };
+  assert.equal(nextDelayMs(3, o), 3000);
+  assert.equal(nextDelayMs(3, { random: () => 0.5, jitter: 0.5 }), 3000);
+  assert.equal(nextDelayMs(3, o), 3000);
+  o.extra = 1;
+  assert.throws(() => nextDelayMs(3, o), unknown("extra"));
+  delete o.extra;
+  assert.equal(nextDelayMs(3, o), 3000);
+  // An inherited key is not an own key: no error, as Object.keys has it; an own one is.
+  const inherits = Object.create({ bogus: 1 });
+  inherits.jitter = 0.5;
+  inherits.random = () => 0.5;
+  assert.equal(nextDelayMs(3, inherits), 3000);
+  assert.equal(nextDelayMs(3, inherits), 3000);
+  inherits.other = 2;
+  assert.throws(() => nextDelayMs(3, inherits), unknown("other"));
+  // A Proxy's keys and values are read on every call.
+  let keys = ["jitter"];
+  const target = { jitter: 0.5, random: () => 0.5, typo: 1 };
+  const proxy = new Proxy(target, { ownKeys: () => keys, getOwnPropertyDescriptor: (t, k) => ({ value: t[k], enumerable: true, configurable: true }) });
+  assert.equal(nextDelayMs(3, proxy), 3000);
+  assert.equal(nextDelayMs(3, proxy), 3000);
+  keys = ["jitter", "typo"];
+  assert.throws(() => nextDelayMs(3, proxy), unknown("typo"));
+  keys = ["jitter"];
+  target.jitter = 0.25;
+  assert.equal(nextDelayMs(3, proxy), 3500);
+});
