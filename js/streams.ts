@@ -74,32 +74,39 @@ export interface SeededRandom extends Random {
 
 const TWO_TO_32 = 4294967296;
 
+/**
+ * The draws every stream has, as `@sdxc/random` builds them: own enumerable functions of the
+ * stream (`next`, `int`, `float`, `bool`, `pick`, `shuffle`, in that order), not prototype
+ * methods, so a draw taken off its stream (`const { next, int } = createRandom(42)`,
+ * `Array.from({ length: 3 }, rng.next)`) or a spread copy (`{ ...rng }`) draws from the stream.
+ */
 abstract class RandomBase implements Random {
-  abstract next(): number;
+  /** The stream's raw draw (set by the constructor, first of the own properties). */
+  readonly next: () => number;
 
-  int(min: number, max: number): number {
+  readonly int = (min: number, max: number): number => {
     if (wasm.checkIntBounds(tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
     return wasm.intBetween(min, max, this.next());
-  }
+  };
 
-  float(min = 0, max = 1): number {
+  readonly float = (min = 0, max = 1): number => {
     if (wasm.checkFloatBounds(tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
     return wasm.floatBetween(min, max, this.next());
-  }
+  };
 
-  bool(chance = 0.5): boolean {
+  readonly bool = (chance = 0.5): boolean => {
     if (typeof chance !== "number" || Number.isNaN(chance)) {
       throw invalid(TYPE, "chance", "a number to compare next() with (not NaN)", chance);
     }
     return this.next() < chance;
-  }
+  };
 
-  pick<T>(items: readonly T[]): T {
+  readonly pick = <T>(items: readonly T[]): T => {
     const i = this.int(0, itemCount(items, ITEMS_OF_PICK) - 1);
     return read(items, () => items[i] as T);
-  }
+  };
 
-  shuffle<T>(items: readonly T[]): T[] {
+  readonly shuffle = <T>(items: readonly T[]): T[] => {
     const n = itemCount(items, ITEMS_OF_SHUFFLE);
     const out: T[] = [];
     read(items, () => {
@@ -112,6 +119,11 @@ abstract class RandomBase implements Random {
       out[j] = t;
     }
     return out;
+  };
+
+  /** @param next the stream's raw draw in `[0, 1)`. */
+  constructor(next: () => number) {
+    this.next = next;
   }
 }
 
@@ -203,7 +215,7 @@ class Seeded extends RandomBase implements SeededRandom {
   readonly #state: Words;
 
   constructor(seed: Seed, state: Words) {
-    super();
+    super(() => state.next());
     this.seed = seed;
     this.#state = state;
     seededClass = Seeded;
@@ -216,24 +228,19 @@ class Seeded extends RandomBase implements SeededRandom {
 
   /**
    * Whether `x` was made by this class (it carries the words), not merely inherits from such
-   * an object (`Object.create(stream)`) or wraps one (a `Proxy`): those are ordinary sources.
+   * an object (`Object.create(stream)`), wraps one (a `Proxy`) or copies its functions (`{ ...stream }`):
+   * those are ordinary sources, whose draws (the stream's own functions) reach the same words.
    */
   static is(x: unknown): boolean {
     return typeof x === "object" && x !== null && #state in x;
   }
 
-  next(): number {
-    return this.#state.next();
-  }
-
-  derive(label: string | number): SeededRandom {
+  readonly derive = (label: string | number): SeededRandom => {
     if (typeof label !== "string" && typeof label !== "number") throw invalid(TYPE, "label", "a string or a number", label);
     return createRandom(`${this.seed} ${label}`);
-  }
+  };
 
-  state(): RandomState {
-    return { seed: this.seed, words: this.#state.read() };
-  }
+  readonly state = (): RandomState => ({ seed: this.seed, words: this.#state.read() });
 }
 
 /**
@@ -409,10 +416,8 @@ function systemDraws(): () => number {
 }
 
 class System extends RandomBase {
-  readonly #next = systemDraws();
-
-  next(): number {
-    return this.#next();
+  constructor() {
+    super(systemDraws());
   }
 }
 
