@@ -9,7 +9,7 @@
 import { wasm } from "./abi.js";
 import { compiled, load, num, put, registerEpoch, replaced, slots, tag, text } from "./abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
-import { SigilError, fail, failed, fieldValues, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { SigilError, fail, failed, fieldValues, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
@@ -142,7 +142,8 @@ let namesSeen: readonly string[] = [];
  * `undefined` (`unknownKey`'s answer). A `for…in` loop, which lists no array, gives the own
  * and the inherited enumerable keys (a superset of the own ones): when they are the keys
  * last found to be option names, in the same order, so is every own key (one comparison per
- * key). Otherwise `unknownKey` lists the own keys, which are remembered when all are names.
+ * key). Otherwise `unknownKey` lists the own keys, and the keys it checked are remembered
+ * when all are names (not a second listing: a Proxy may list other keys then).
  * @throws SigilError when the keys cannot be listed (a revoked Proxy).
  */
 function unknownName(options: object): string | undefined {
@@ -154,7 +155,7 @@ function unknownName(options: object): string | undefined {
   }
   if (i === i) return undefined;
   const name = unknownKey(options, SIGIL_OPTIONS);
-  if (name === undefined) namesSeen = Object.keys(options);
+  if (name === undefined) namesSeen = keysListed;
   return name;
 }
 

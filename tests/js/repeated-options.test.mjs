@@ -112,3 +112,23 @@ test("nextDelayMs: the option names are checked on every call, whatever the keys
   target.jitter = 0.25;
   assert.equal(nextDelayMs(3, proxy), 3500);
 });
+
+test("nextDelayMs: a Proxy whose keys change while they are read leaves no unknown name accepted later", () => {
+  const unknown = (e) => e instanceof SigilError && e.message === 'an option name must be one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts; received "bogus"';
+  // Its keys alternate on each listing: "bogus", then "baseDelayMs", then "bogus" again.
+  let listed = 0;
+  const proxy = new Proxy({}, {
+    ownKeys: () => (listed++ % 2 === 0 ? ["bogus"] : ["baseDelayMs"]),
+    getOwnPropertyDescriptor: () => ({ value: 7, enumerable: true, configurable: true }),
+    get: (_, k) => (k === "baseDelayMs" ? 7 : undefined),
+  });
+  try {
+    nextDelayMs(2, proxy);
+  } catch (e) {
+    assert.ok(unknown(e));
+  }
+  // A plain object with the unknown name is refused, whatever the Proxy answered before.
+  assert.throws(() => nextDelayMs(2, { bogus: 7 }), unknown);
+  assert.throws(() => nextDelayMs(2, { bogus: 7 }), unknown);
+  assert.equal(nextDelayMs(2, { baseDelayMs: 7 }), 14);
+});
