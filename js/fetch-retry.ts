@@ -153,7 +153,7 @@ export async function fetchWithRetry(
   if (o.retryNonIdempotent !== undefined && o.methods !== undefined) {
     throw invalid(TYPE, "retryNonIdempotent", "left out when methods is given (methods lists every retried method)", o.retryNonIdempotent);
   }
-  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => (typeof v === "string" && v !== "" ? undefined : TYPE)).map((m) => m.toUpperCase());
+  const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => (typeof v === "string" && /^[!#$%&'*+.^`|~\w-]+$/.test(v) ? undefined : TYPE)).map((m) => m.toUpperCase());
   const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) =>
     typeof v !== "number" ? TYPE : Number.isInteger(v) && v >= 100 && v <= 599 ? undefined : RANGE);
   const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);

@@ -148,8 +148,10 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
   /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
   retryNonIdempotent?: boolean;
   /**
-   * The methods that are retried (any case; non-empty names, read once: a hole is a
-   * TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE (idempotent, RFC 9110 §9.2.2).
+   * The methods that are retried (any case; method names as HTTP writes them, RFC 9110
+   * tokens such as `"PATCH"`, read once: a hole, empty text or a name with a space or
+   * other separator is a TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE
+   * (idempotent, RFC 9110 §9.2.2).
    */
   methods?: readonly string[];
   /**

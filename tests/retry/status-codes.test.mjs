@@ -40,6 +40,27 @@ test("statusCodes: a number outside 100-599 (or not an integer) is a RangeError,
   }
 });
 
+test("methods: a name that is not an HTTP token (a space, a line break, a comma, a non-ASCII letter) is a TypeError naming the item; any case of a token is accepted", async () => {
+  const real = globalThis.fetch;
+  const seen = [];
+  globalThis.fetch = async (input, init) => {
+    seen.push(init?.method ?? "GET");
+    return new Response("", { status: seen.length === 1 ? 503 : 200 });
+  };
+  try {
+    for (const [i, name] of [[0, " GET"], [0, "GET\n"], [1, "G ET"], [0, "GET,PUT"], [0, "G\u00c9T"]]) {
+      const methods = i === 0 ? [name] : ["PUT", name];
+      await assert.rejects(fetchWithRetry("http://127.0.0.1:9/", undefined, { methods }), (e) => e.constructor === TypeError && e.message === `methods[${i}] must be method names (text); received ${JSON.stringify(name)}`);
+    }
+    assert.deepEqual(seen, []);
+    const r = await fetchWithRetry("http://127.0.0.1:9/", { method: "PATCH" }, { methods: ["patch", "M-SEARCH", "X_1!"], policy: 0, retries: 1 });
+    assert.equal(r.status, 200);
+    assert.deepEqual(seen, ["PATCH", "PATCH"]);
+  } finally {
+    globalThis.fetch = real;
+  }
+});
+
 test("methods: a hole, an empty name or another type is a TypeError naming the item; a list that cannot be read names methods", async () => {
   const real = globalThis.fetch;
   let sent = 0;
