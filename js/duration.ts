@@ -1,6 +1,6 @@
 /**
- * `backoff-wasm/duration`: duration text of `@sdxc/duration`,
- * parsed in wasm.
+ * `backoff-wasm/duration`: duration text of `@sdxc/duration`, read in
+ * JavaScript with the same answers as the Rust crate's `parse_duration`.
  * @module
  */
 import { durationMs } from "./abi.js";

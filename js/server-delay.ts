@@ -210,9 +210,10 @@ export function serverWaitMs(x: unknown): number | undefined {
  * The wait a `Retry-After` field asks for, in ms (RFC 9110 §10.2.3): the
  * delay-seconds form (`^[0-9]+$`, × 1000) or an HTTP-date in any of the three
  * formats of RFC 9110 §5.6.7 — IMF-fixdate, obsolete RFC 850, asctime (GMT) —
- * minus `now`; a date in the past gives 0. Parsed in wasm (the `httpdate`
- * crate, wrapped: an RFC 850 two-digit year is read within 50 years of `now`,
- * years before 1970 are dates in the past, a wrong day name is tolerated).
+ * minus `now`; a date in the past gives 0. Read in JavaScript, with the same
+ * answers as the Rust crate's parser: an RFC 850 two-digit year is read within
+ * 50 years of `now`, years before 1970 are dates in the past, a wrong day name
+ * is tolerated.
  *
  * `undefined` for anything else — a missing header, empty text, `-3`, `1.5`,
  * `1e3`, garbage — never `NaN`, and never a year read from a number. A
