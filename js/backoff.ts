@@ -143,6 +143,8 @@ const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as nev
 let defaultRandom: { next(): number } | undefined;
 /** Attempts `0 … MEMO_LEN - 1` of a policy without jitter are remembered once computed (`#memo`). */
 const MEMO_LEN = 64;
+/** Waits `schedule()` asks wasm for per call (`waits`): the result slots before the error's. */
+const WAITS = 8;
 
 type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
 
@@ -179,6 +181,8 @@ export class Backoff implements Iterable<number> {
   readonly #pure: boolean;
   /** `delay`: the function bound to this policy, made when first read. */
   #fn: ((attempt: number) => number) | undefined;
+  /** `attempts` once wasm accepted it for a whole schedule (the record never changes). */
+  #scheduled: number | undefined;
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
@@ -417,9 +421,23 @@ export class Backoff implements Iterable<number> {
    *   or more than 1 001 with decorrelated jitter (wait `n` replays `min(n, 1000)` steps of its recurrence).
    */
   schedule(): number[] {
-    const n = this.#bounded("schedule()", true);
-    const out: number[] = [];
-    for (let retry = 1; retry < n; retry++) out.push(this.delay(retry));
+    const n = (this.#scheduled ??= this.#bounded("schedule()", true));
+    const out: number[] = new Array(n - 1);
+    // A JavaScript source's code may use the register meanwhile (another policy): one wait per
+    // call then, the policy, its stream and its source selected again before each.
+    const most = this.#source === undefined || this.#pure ? WAITS : 1;
+    for (let retry = 1; retry < n; ) {
+      load(this.#rec);
+      if (this.#stream !== undefined) loadStream(this.#stream);
+      use(this.#source);
+      const k = wasm.waits(retry, Math.min(most, n - retry));
+      const s = slots();
+      for (let i = 0; i < k; i++, retry++) {
+        const d = s[i] as number;
+        // A draw that stopped: the error (or, for a keyed draw, the wait again), as `delay` handles it.
+        out[retry - 1] = d === d ? d : failed(retry);
+      }
+    }
     return out;
   }
 

@@ -32,10 +32,10 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 24_960, "./sigil": 8_040, "./backoff": 9_090, "./random": 7_650, "./duration": 6_030,
-  "./policy": 9_100, "./chart": 12_260, "./retry": 19_560,
+  ".": 25_140, "./sigil": 8_160, "./backoff": 9_260, "./random": 7_710, "./duration": 6_090,
+  "./policy": 9_280, "./chart": 12_440, "./retry": 19_750,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 11_390,
+  "./queues": 11_570,
 };
 /**
  * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
@@ -48,7 +48,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 35_130, cjs: 29_860, workerd: 35_000 };
+export const TREE_BUDGET_GZIP = { esm: 35_360, cjs: 30_070, workerd: 35_220 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

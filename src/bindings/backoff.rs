@@ -74,6 +74,26 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
     delay_at(attempt, key_len)
 }
 
+/// The waits of retries `from`, `from + 1`, … (`count` of them, at most 8) under the
+/// policy in the register, into result slots `0..count`: each as [`delay`] computes it,
+/// the draws taken in that order. Returns how many were written: fewer when one stopped
+/// (NaN, see [`delay`]), which is then the last. The wrapper asks for one wait per call
+/// when the policy draws from a JavaScript source, whose code may replace the register
+/// (another policy), and loads the policy again before each call.
+#[wasm_bindgen]
+pub fn waits(from: f64, count: u32) -> u32 {
+    let mut n = 0;
+    while n < count.min(8) {
+        let d = delay_at(from + f64::from(n), 0);
+        super::SLOTS.with(|s| s[n as usize] = d);
+        n += 1;
+        if d.is_nan() {
+            break;
+        }
+    }
+    n
+}
+
 /// `[nominal, min, max]` into slots 0..3 for `attempt` under the policy in the
 /// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
 /// Runs the delay's own instance of the composition ([`delay_at`]) with the
