@@ -80,10 +80,10 @@ export function slots(): Float64Array {
 /**
  * Writes field `field` of a call's table (`BACKOFF_*`, `SIGIL_*` of js/boundary.ts, generated
  * from src/boundary.rs) into the input slots of `s` (a {@link slots} view taken after the last
- * call that may grow memory): its type tag, and the number its table says it crosses as.
+ * call that may grow memory): the type tag of the value `v`, and the number `x` its table says it crosses as.
  */
-export function put(s: Float64Array, field: number, t: number, x: number): void {
-  s[SLOT_INPUT + 2 * field] = t;
+export function put(s: Float64Array, field: number, v: unknown, x: number): void {
+  s[SLOT_INPUT + 2 * field] = tag(v);
   s[SLOT_INPUT + 2 * field + 1] = x;
 }
 

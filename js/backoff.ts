@@ -186,7 +186,7 @@ export class Backoff implements Iterable<number> {
 
   /**
    * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
-   * `named`: every key of `options` is known to be an option name (a fluent method's copy).
+   * `named`: every key of `options` is known to be an option name (a fluent method's copy, a factory's literal).
    * @throws TypeError when `options` is not an object.
    */
   private constructor(options: Record<string, unknown>, fluent: boolean, named = false) {
@@ -224,12 +224,12 @@ export class Backoff implements Iterable<number> {
 
   /** The same wait every time. @throws RangeError/TypeError for a bad interval. */
   static fixed(interval: DurationInput): Backoff {
-    return new Backoff({ base: interval, growth: "constant" }, true);
+    return new Backoff({ base: interval, growth: "constant" }, true, true);
   }
 
   /** Waits `interval`, `2 × interval`, `3 × interval`, … @throws RangeError/TypeError for a bad interval. */
   static linear(interval: DurationInput): Backoff {
-    return new Backoff({ base: interval, growth: "linear" }, true);
+    return new Backoff({ base: interval, growth: "linear" }, true, true);
   }
 
   /**
@@ -238,7 +238,7 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError for a bad interval or factor.
    */
   static exponential(interval: DurationInput, factor = 2): Backoff {
-    return new Backoff({ base: interval, factor }, true);
+    return new Backoff({ base: interval, factor }, true, true);
   }
 
   /**
@@ -559,13 +559,13 @@ function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): n
   const maxMs = duration(max);
   const capMs = duration(cap);
   let s = slots();
-  put(s, BACKOFF_NAME, tag(name), NaN);
-  put(s, BACKOFF_BASE, tag(base), baseMs);
-  put(s, BACKOFF_STEPS, tag(steps), NaN);
-  put(s, BACKOFF_GROWTH, tag(growth), code(GROWTH_NAMES, growth, 0));
-  put(s, BACKOFF_FACTOR, tag(factor), num(factor));
-  put(s, BACKOFF_MAX, tag(max), maxMs);
-  put(s, BACKOFF_CAP, tag(cap), capMs);
+  put(s, BACKOFF_NAME, name, NaN);
+  put(s, BACKOFF_BASE, base, baseMs);
+  put(s, BACKOFF_STEPS, steps, NaN);
+  put(s, BACKOFF_GROWTH, growth, code(GROWTH_NAMES, growth, 0));
+  put(s, BACKOFF_FACTOR, factor, num(factor));
+  put(s, BACKOFF_MAX, max, maxMs);
+  put(s, BACKOFF_CAP, cap, capMs);
   // The register is rewritten from here on; a check that fails midway must not leave the
   // policy loaded before this call looking loaded.
   replaced();
@@ -583,11 +583,11 @@ function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): n
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   s = slots();
-  put(s, BACKOFF_FREE, tag(free), num(free));
-  put(s, BACKOFF_JITTER, tag(jitter), typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
-  put(s, BACKOFF_SEED, tag(seed), seedLen);
-  put(s, BACKOFF_ATTEMPTS, tag(maxAttempts), num(maxAttempts));
-  put(s, BACKOFF_RANDOM, tag(random), sources);
+  put(s, BACKOFF_FREE, free, num(free));
+  put(s, BACKOFF_JITTER, jitter, typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
+  put(s, BACKOFF_SEED, seed, seedLen);
+  put(s, BACKOFF_ATTEMPTS, maxAttempts, num(maxAttempts));
+  put(s, BACKOFF_RANDOM, random, sources);
   if (wasm.compileShared(fluent) !== 0) compileFailed(o, name);
   return compiled(len);
 }

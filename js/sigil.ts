@@ -7,7 +7,7 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { compiled, load, num, put, registerEpoch, replaced, slots, tag, text } from "./abi.js";
+import { compiled, load, num, put, registerEpoch, replaced, slots, text } from "./abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
 import { SigilError, fail, failed, fieldValues, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
 import { use } from "./draw.js";
@@ -199,15 +199,15 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
-  put(s, SIGIL_ATTEMPT, tag(attempt), num(attempt));
-  put(s, SIGIL_OPTIONS_FIELD, tag(options), NaN);
-  put(s, SIGIL_NAME, tag(name), NaN);
-  put(s, SIGIL_BASE, tag(base), num(base));
-  put(s, SIGIL_MAX, tag(max), num(max));
-  put(s, SIGIL_JITTER, tag(jitter), num(jitter));
-  put(s, SIGIL_RANDOM, tag(random), stream !== undefined ? 1 : 0);
-  put(s, SIGIL_SEED, tag(seed), seedLen);
-  put(s, SIGIL_ATTEMPTS, tag(attempts), num(attempts));
+  put(s, SIGIL_ATTEMPT, attempt, num(attempt));
+  put(s, SIGIL_OPTIONS_FIELD, options, NaN);
+  put(s, SIGIL_NAME, name, NaN);
+  put(s, SIGIL_BASE, base, num(base));
+  put(s, SIGIL_MAX, max, num(max));
+  put(s, SIGIL_JITTER, jitter, num(jitter));
+  put(s, SIGIL_RANDOM, random, stream !== undefined ? 1 : 0);
+  put(s, SIGIL_SEED, seed, seedLen);
+  put(s, SIGIL_ATTEMPTS, attempts, num(attempts));
   const before = registerEpoch();
   const d = wasm.sigil(schedule);
   // A `random` that used this package during the draw replaced the register: the policy
