@@ -14,7 +14,7 @@ import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
 import { parseDurationText } from "./duration-text.js";
 import {
-  REC_HEADER, REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
+  REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
 } from "./boundary.js";
 
@@ -174,8 +174,9 @@ export function load(rec: readonly number[]): void {
 export function compiled(len: number): number[] {
   const r = reg();
   let rec: number[];
-  if (len === REC_HEADER) {
-    // A curve's record (the header alone, `REC_HEADER`): a literal is about twice as fast as the loop.
+  if (len === 16) {
+    // A curve's record (the header alone, `REC_HEADER` doubles, 16 today): a literal of that
+    // length is about twice as fast as the loop; any other length takes the loop.
     rec = [r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!, r[6]!, r[7]!, r[8]!, r[9]!, r[10]!, r[11]!, r[12]!, r[13]!, r[14]!, r[15]!];
   } else {
     rec = new Array(len); // filled at once: cheaper than growing it by push
