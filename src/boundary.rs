@@ -420,6 +420,23 @@ pub fn typescript() -> String {
     out
 }
 
+/// Checks a file the crate generates (`path` under the crate root) against `generated`, or
+/// rewrites it first when the environment variable `write` is set; on a difference the
+/// failure names the file, what generates it and the command `write=1 cargo test -q --lib
+/// <module>::` that regenerates it.
+#[cfg(test)]
+pub(crate) fn check_generated(path: &str, generated: &str, write: &str, source: &str, module: &str) {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os(write).is_some() {
+        std::fs::write(&full, generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&full).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{path} differs from what {source}: regenerate it with `{write}=1 cargo test -q --lib {module}::` and commit it"
+    );
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -431,17 +448,7 @@ mod tests {
 
     #[test]
     fn generated_file_is_current() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/js/boundary.ts");
-        let generated = typescript();
-        if std::env::var_os(WRITE).is_some() {
-            std::fs::write(path, &generated).unwrap();
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == generated,
-            "js/boundary.ts differs from what src/boundary.rs generates: regenerate it with \
-             `{WRITE}=1 cargo test -q --lib boundary::` and commit it"
-        );
+        check_generated("js/boundary.ts", &typescript(), WRITE, "src/boundary.rs generates", "boundary");
     }
 
     #[test]

@@ -495,16 +495,12 @@ mod tests {
     fn javascript_vectors_are_current() {
         // The JavaScript reader of duration text (js/duration-text.ts) replays this file
         // (tests/js/duration-vectors.test.mjs): both parsers give the same answers.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/js/duration-vectors.json");
-        let generated = vectors_json();
-        if std::env::var_os(VECTORS_WRITE).is_some() {
-            std::fs::write(path, &generated).unwrap();
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == generated,
-            "tests/js/duration-vectors.json differs from what core::duration answers: regenerate it with \
-             `{VECTORS_WRITE}=1 cargo test -q --lib duration::` and commit it"
+        crate::boundary::check_generated(
+            "tests/js/duration-vectors.json",
+            &vectors_json(),
+            VECTORS_WRITE,
+            "core::duration answers",
+            "duration",
         );
     }
 }

@@ -682,16 +682,12 @@ mod tests {
     fn javascript_vectors_are_current() {
         // The JavaScript reader of `Retry-After` (js/http-date.ts) replays this file
         // (tests/retry/retry-after-vectors.test.mjs): both parsers give the same answers.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/retry/http-date-vectors.json");
-        let generated = vectors_json();
-        if std::env::var_os(VECTORS_WRITE).is_some() {
-            std::fs::write(path, &generated).unwrap();
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == generated,
-            "tests/retry/http-date-vectors.json differs from what core::http_date answers: regenerate it with \
-             `{VECTORS_WRITE}=1 cargo test -q --lib http_date::` and commit it"
+        crate::boundary::check_generated(
+            "tests/retry/http-date-vectors.json",
+            &vectors_json(),
+            VECTORS_WRITE,
+            "core::http_date answers",
+            "http_date",
         );
     }
 
