@@ -36,23 +36,40 @@ export function has(cls: unknown, self: unknown, b: symbol, x: unknown): boolean
     : Function.prototype[Symbol.hasInstance].call(self, x);
 }
 
-/** The only code `@sigil/core` uses: a bad attempt, option or random draw. */
-export type SigilErrorCode = "invalid_argument";
+/**
+ * The codes of `@sigil/core`'s `SigilError`, as that package declares them. This package
+ * throws only `"invalid_argument"` (a bad attempt, option or random draw); the others
+ * belong to the original's signature checks and are here so that code written for the
+ * original type-checks unchanged.
+ */
+export type SigilErrorCode =
+  | "header_malformed"
+  | "header_timestamp_invalid"
+  | "header_no_signatures"
+  | "header_too_many_signatures"
+  | "signature_mismatch"
+  | "timestamp_out_of_tolerance"
+  | "secret_empty"
+  | "invalid_argument"
+  | "payload_not_json";
 
 /**
  * Thrown by the `/sigil` entry point for a bad attempt number, option or
- * random draw, as `@sigil/core` throws it. `message` names the option and the value
- * received, e.g. `attempt must be an integer >= 1; received 0`.
+ * random draw, as `@sigil/core` throws it: `name` is `"SigilError"`, `code` is
+ * `"invalid_argument"`, and `message` names the option and the value received,
+ * e.g. `attempt must be an integer >= 1; received 0`. Constructed as the original
+ * is: `new SigilError("invalid_argument", message)`.
  */
 export class SigilError extends Error {
-  /** Always `"SigilError"`. */
-  override readonly name = "SigilError";
-  /** Machine-readable reason; always `"invalid_argument"`. */
+  /** Machine-readable reason; `"invalid_argument"` for every error this package throws. */
   readonly code: SigilErrorCode;
 
-  /** @param message what was wrong. @param code defaults to `"invalid_argument"`. */
-  constructor(message: string, code: SigilErrorCode = "invalid_argument") {
+  /** @param code the reason, e.g. `"invalid_argument"`. @param message what was wrong. */
+  constructor(code: SigilErrorCode, message: string) {
     super(message);
+    // Set here, not as a class field, so the own keys are the original's, in its order
+    // (`code`, then `name`: what `Object.keys` and `JSON.stringify` show).
+    this.name = "SigilError";
     this.code = code;
     brand(this, SIGIL_BRAND);
   }
@@ -118,13 +135,14 @@ export const TYPE = KIND_TYPE;
 const SIGIL = KIND_SIGIL;
 
 /**
- * The class of a {@link SIGIL} error: `SigilError`, set by js/sigil.ts when it loads (only
- * Sigil's calls record that kind), so an entry point without Sigil does not ship the class.
+ * Makes a {@link SIGIL} error (a `SigilError` with code `"invalid_argument"`), set by
+ * js/sigil.ts when it loads (only Sigil's calls record that kind), so an entry point without
+ * Sigil does not ship the class.
  */
-let sigilError: new (message: string) => Error;
+let sigilError: (message: string) => Error;
 
-/** Sets the class of {@link SIGIL} errors (js/sigil.ts, when it loads). @internal */
-export function useSigilError(c: new (message: string) => Error): void {
+/** Sets the maker of {@link SIGIL} errors (js/sigil.ts, when it loads). @internal */
+export function useSigilError(c: (message: string) => Error): void {
   sigilError = c;
 }
 
@@ -162,7 +180,7 @@ function describe(v: unknown): string {
 export function invalid(kind: number, option: string, expected: string, received: unknown, cause?: unknown): Error {
   const message = `${option} must be ${expected}; received ${describe(received)}`;
   const o = cause === undefined ? undefined : { cause };
-  return kind === RANGE ? new RangeError(message, o) : kind === TYPE ? new TypeError(message, o) : new sigilError(message);
+  return kind === RANGE ? new RangeError(message, o) : kind === TYPE ? new TypeError(message, o) : sigilError(message);
 }
 
 /**

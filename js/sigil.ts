@@ -19,7 +19,7 @@ import {
 
 export { SigilError, type SigilErrorCode };
 
-useSigilError(SigilError);
+useSigilError((message) => new SigilError("invalid_argument", message));
 
 /** Attempts in total, the first delivery included: 8. */
 export const MAX_ATTEMPTS: number = SIGIL_MAX_ATTEMPTS;

@@ -69,7 +69,7 @@ const ms: number = parsed.status === "success" ? parsed.data : -1;
 const after: number | undefined = retryAfterMs("120");
 // @ts-expect-error delay() returns a number
 const wrong: string = policy.delay(2);
-console.log(policy.delay(1), fluent.delay(1), stream.seed, wait, ms, after, wrong, new SigilError("x", "invalid_argument").code);
+console.log(policy.delay(1), fluent.delay(1), stream.seed, wait, ms, after, wrong, new SigilError("invalid_argument", "x").code);
 `;
 
 const consumer = () =>

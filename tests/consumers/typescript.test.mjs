@@ -64,7 +64,7 @@ try {
 } catch (e) {
   if (e instanceof SigilError) code = e.code;
 }
-const made: Error = new SigilError("attempt must be an integer >= 1; received 0");
+const made: Error = new SigilError("invalid_argument", "attempt must be an integer >= 1; received 0");
 
 // /backoff
 const jitter: Jitter = "full";
@@ -312,7 +312,7 @@ import random = require("backoff-wasm/random");
 import duration = require("backoff-wasm/duration");
 import policy = require("backoff-wasm/policy");
 import root = require("backoff-wasm");
-const e: unknown = new sigil.SigilError("x");
+const e: unknown = new sigil.SigilError("invalid_argument", "x");
 export const values: number[] = [
   sigil.retrySchedule()[0] ?? 0,
   backoff.createBackoff({ base: "1 second" }).delay(3),

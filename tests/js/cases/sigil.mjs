@@ -251,7 +251,7 @@ export default (t, lib, entries) => {
   });
 
   t.test("SigilError: class shape and instanceof across entry points", () => {
-    const e = new SigilError("x");
+    const e = new SigilError("invalid_argument", "x");
     t.ok(e instanceof Error);
     t.eq(e.name, "SigilError");
     t.eq(e.message, "x");

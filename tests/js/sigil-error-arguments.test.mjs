@@ -1,0 +1,44 @@
+// SigilError is constructed as @sigil/core's is: `new SigilError(code, message)` (both
+// required, so `length` 2), and its own keys are the original's, in its order: `code` (a
+// declared field), then `name` (set in the constructor), so `Object.keys`, `JSON.stringify`
+// and a logger that spreads the error show what they show for the original.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import * as esm from "../../pkg/dist/esm/index.js";
+import * as sigil from "../../pkg/dist/esm/sigil.js";
+
+const cjs = createRequire(import.meta.url)("../../pkg/dist/cjs/index.js");
+
+test("new SigilError(code, message) takes the code first, as @sigil/core's constructor does", () => {
+  for (const m of [esm, cjs, sigil]) {
+    const e = new m.SigilError("invalid_argument", "boom");
+    assert.equal(e.code, "invalid_argument");
+    assert.equal(e.message, "boom");
+    assert.equal(e.name, "SigilError");
+    assert.equal(String(e), "SigilError: boom");
+    assert.ok(e instanceof Error);
+    assert.ok(e instanceof esm.SigilError && e instanceof cjs.SigilError);
+    assert.equal(m.SigilError.length, 2);
+    // Another of the original's codes is kept as given.
+    assert.equal(new m.SigilError("signature_mismatch", "no match").code, "signature_mismatch");
+  }
+});
+
+test("a SigilError's own enumerable keys are code, then name, as the original's", () => {
+  const made = new esm.SigilError("invalid_argument", "boom");
+  assert.deepEqual(Object.keys(made), ["code", "name"]);
+  assert.equal(JSON.stringify(made), '{"code":"invalid_argument","name":"SigilError"}');
+  for (const m of [esm, cjs]) {
+    let thrown;
+    try {
+      m.nextDelayMs(0);
+    } catch (err) {
+      thrown = err;
+    }
+    assert.ok(thrown instanceof m.SigilError);
+    assert.deepEqual(Object.keys(thrown), ["code", "name"]);
+    assert.deepEqual({ ...thrown }, { code: "invalid_argument", name: "SigilError" });
+    assert.equal(thrown.message, "attempt must be an integer >= 1; received 0");
+  }
+});
