@@ -67,7 +67,10 @@ export interface RetryScheduleOptions extends BackoffOptions {
  *   name is unknown, or a draw is not a number in `[0, 1]`. An exception thrown
  *   by `random` itself passes through unchanged. TypeError when both `seed` and `random` are given.
  */
-export function nextDelayMs(attempt: number, options?: BackoffOptions): number {
+// A default of `undefined` (the same value as an omitted argument) makes `length` count only
+// the required parameters, as the original's `options = {}` does: nextDelayMs.length is 1,
+// retrySchedule.length and totalRetryWindowMs.length 0.
+export function nextDelayMs(attempt: number, options: BackoffOptions | undefined = undefined): number {
   if (options === undefined && typeof attempt === "number" && (DEFAULT_DELAYS[attempt] as number) >= 0) {
     return DEFAULT_DELAYS[attempt] as number;
   }
@@ -89,7 +92,7 @@ const DEFAULT_DELAYS = new Float64Array(64).fill(NaN);
  * @throws SigilError as `nextDelayMs`, and when `maxAttempts` is not an integer from 1 to
  *   1 000 001 (a bigger schedule would exhaust memory; the original hangs or crashes there).
  */
-export function retrySchedule(options?: RetryScheduleOptions): number[] {
+export function retrySchedule(options: RetryScheduleOptions | undefined = undefined): number[] {
   if (options === undefined) return (defaultSchedule ??= schedule(undefined)).slice();
   return schedule(options);
 }
@@ -119,7 +122,7 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
  * last attempt happens. Default 127 000.
  * @throws SigilError as `retrySchedule`.
  */
-export function totalRetryWindowMs(options?: RetryScheduleOptions): number {
+export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = undefined): number {
   let total = 0;
   for (const d of retrySchedule(options)) total += d;
   return total;
