@@ -102,19 +102,20 @@ function quote(text: unknown): string {
 }
 
 /**
- * The failure of `parse`: `text` is the caller's input,
+ * The failure of `parse`: `name` is `"InvalidDurationError"`, `text` is the caller's input,
  * verbatim (untrimmed, unchanged even when it is not valid Unicode), and
  * `message === "Invalid duration: " + JSON.stringify(text)`.
  */
 export class InvalidDurationError extends Error {
-  /** Always `"InvalidDurationError"`. */
-  override readonly name = "InvalidDurationError";
   /** The text that failed to parse, exactly as given. */
   readonly text: string;
 
   /** @param text the input that is not a duration. */
   constructor(text: string) {
     super("Invalid duration: " + quote(text));
+    // `name` is set here, not as a class field, so the own keys are the original's, in its
+    // order (`text`, then `name`: what `Object.keys` and `JSON.stringify` show).
+    this.name = "InvalidDurationError";
     this.text = text;
     brand(this, DURATION_BRAND);
   }
