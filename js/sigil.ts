@@ -21,12 +21,12 @@ export { SigilError, type SigilErrorCode };
 
 useSigilError((message) => new SigilError("invalid_argument", message));
 
-/** Attempts in total, the first delivery included: 8. */
-export const MAX_ATTEMPTS: number = SIGIL_MAX_ATTEMPTS;
-/** The wait after the first failure, ms: 1000. */
-export const BASE_DELAY_MS: number = SIGIL_BASE_DELAY_MS;
-/** The ceiling of any single wait, ms: 3 600 000 (one hour). */
-export const MAX_DELAY_MS: number = SIGIL_MAX_DELAY_MS;
+/** Attempts in total, the first delivery included: 8 (typed as the literal, as the original declares it). */
+export const MAX_ATTEMPTS: 8 = SIGIL_MAX_ATTEMPTS;
+/** The wait after the first failure, ms: 1000 (typed as the literal, as the original declares it). */
+export const BASE_DELAY_MS: 1000 = SIGIL_BASE_DELAY_MS;
+/** The ceiling of any single wait, ms: 3 600 000 (one hour; typed as the literal, as the original declares it). */
+export const MAX_DELAY_MS: 3600000 = SIGIL_MAX_DELAY_MS;
 
 /** Options of `nextDelayMs`. */
 export interface BackoffOptions {

@@ -52,6 +52,8 @@ import * as root from "backoff-wasm";
 
 // /sigil
 const limits: readonly number[] = [MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS];
+// @sigil/core declares its constants as literals (export const MAX_ATTEMPTS = 8, …): their types are 8, 1000, 3600000.
+const literalLimits: [8, 1000, 3600000, 8] = [MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS, root.MAX_ATTEMPTS];
 const sigilOptions: SigilOptions = { baseDelayMs: 100, maxDelayMs: 250, jitter: 0.5, random: seededRandom("ts") };
 const scheduleOptions: RetryScheduleOptions = { ...sigilOptions, maxAttempts: 4 };
 const one: number = nextDelayMs(3, sigilOptions);
@@ -198,7 +200,7 @@ const job: BullJobLike = { id: "1" };
 const queued = [queueSeconds, like, bullStrategy, ours(1, "custom", undefined, job), root.retryMessage];
 
 export const used = [
-  queued, limits, one, schedule, windowMs, draw, code, made, options, delay, at, rebuilt, sameClass, fixed, linear, from, waits,
+  queued, limits, literalLimits, one, schedule, windowMs, draw, code, made, options, delay, at, rebuilt, sameClass, fixed, linear, from, waits,
   totalMs, bound, fresh, picked, shuffled, coin, mixed, seedText, stateSeed, restoredFromSchema, vendor, unit, shortUnit, texts,
   longForms, shortForms, fromBigint, ms, seconds, rootOptions,
   rootJson, rootParse, rootTypes, rootOpts, rootRandom, rootCodes, rootSchedule, rootValues, rootErrors,
