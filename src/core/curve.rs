@@ -64,7 +64,8 @@ impl Curve {
     ///
     /// Exponential: `min(base * factor^(n-1), cap)`; linear: `min(base * n, cap)`;
     /// constant: `base`. A zero base gives 0 where the original would compute
-    /// `0 * Infinity = NaN` for astronomically large attempts.
+    /// `0 * Infinity = NaN` for astronomically large attempts; -0 when the base (or, for
+    /// a growing curve, the ceiling) is -0, as the original's `Math.min` gives it.
     pub fn at(&self, n: f64) -> f64 {
         match self.growth {
             Growth::Exponential => self.grow(pow(self.factor, n - 1.0)),
@@ -76,7 +77,9 @@ impl Curve {
     #[inline]
     fn grow(&self, multiplier: f64) -> f64 {
         if self.base == 0.0 {
-            return 0.0;
+            // 0 at every attempt, with the sign JavaScript's `Math.min(base * multiplier, cap)`
+            // gives it (the multiplier is >= 1): -0 when the base or the ceiling (then 0) is -0.
+            return if self.cap.is_sign_negative() { self.cap } else { self.base };
         }
         (self.base * multiplier).min(self.cap)
     }
@@ -316,6 +319,18 @@ impl Jitter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_base_keeps_the_sign_math_min_gives() {
+        let curve = |growth, base: f64, cap: f64| Curve { growth, base, factor: 2.0, cap };
+        for growth in [Growth::Exponential, Growth::Linear, Growth::Constant] {
+            assert!(curve(growth, -0.0, f64::INFINITY).at(3.0).is_sign_negative());
+            assert_eq!(curve(growth, 0.0, -0.0).at(3.0).is_sign_negative(), growth != Growth::Constant);
+            assert!(curve(growth, -0.0, 5.0).at(1e300).is_sign_negative());
+            let plus = curve(growth, 0.0, 5.0).at(3.0);
+            assert!(plus == 0.0 && plus.is_sign_positive());
+        }
+    }
 
     #[test]
     fn js_round_matches_javascript() {
