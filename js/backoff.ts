@@ -380,7 +380,9 @@ export class Backoff implements Iterable<number> {
    * @throws TypeError when `now` is not a number.
    */
   get at(): (attempt: number, now?: number) => number {
-    return (attempt: number, now: number = Date.now()) => {
+    // No default parameter: `now` counts in `length` (2), as in the original's `at(attempt, now)`.
+    return (attempt: number, now?: number) => {
+      if (now === undefined) now = Date.now();
       if (typeof now !== "number") throw invalid(TYPE, "now", "a number of ms since the epoch", now);
       return now + this.delay(attempt);
     };

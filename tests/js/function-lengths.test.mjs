@@ -3,7 +3,7 @@
 // has length 1 and retrySchedule/totalRetryWindowMs(options = {}) 0; SigilError(code, message) 2;
 // @sdxc/random's createRandom(seed) and restoreRandom(state) 1, systemRandom() and systemSeed() 0;
 // @sdxc/duration's parse(text), toMs(input), toSeconds(input), InvalidDurationError(text) 1;
-// @sdxc/backoff's createBackoff(options) 1 and the policy's delay(attempt) 1.
+// @sdxc/backoff's createBackoff(options) 1, the policy's delay(attempt) 1 and at(attempt, now) 2.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -33,4 +33,16 @@ test("/random, /duration and /backoff functions have the originals' lengths", ()
   assert.deepEqual([duration.parse.length, duration.toMs.length, duration.toSeconds.length, duration.InvalidDurationError.length], [1, 1, 1, 1]);
   assert.equal(backoff.createBackoff.length, 1);
   assert.equal(backoff.createBackoff({ base: 1 }).delay.length, 1);
+});
+
+test("a policy's at(attempt, now) has length 2, as @sdxc/backoff's, and now still defaults to Date.now()", () => {
+  const policy = backoff.createBackoff({ base: 1000 });
+  assert.equal(policy.at.length, 2);
+  assert.equal(backoff.Backoff.fixed(5).at.length, 2);
+  assert.equal(policy.at(3, 1700000000000), 1700000004000);
+  const before = Date.now();
+  const at = policy.at(1);
+  assert.ok(at >= before + 1000 && at <= Date.now() + 1000);
+  assert.ok(policy.at(1, undefined) >= before + 1000);
+  assert.throws(() => policy.at(1, "5"), TypeError);
 });
