@@ -86,6 +86,32 @@ test("the window is the Redis server's: deposits and withdrawals of a 1 s window
   }
 });
 
+test("a window of a fractional number of ms (1000.25, as createRetryBudget takes it) is kept in Redis: no step fails, the key expires after two windows, to the ms", { skip, timeout: 30_000 }, async () => {
+  assert.equal(missingRedis, undefined, missingRedis);
+  const redis = await startRedis();
+  try {
+    for (const [name, connect] of Object.entries(clients)) {
+      const { client, close, raw } = await connect(redis.port);
+      try {
+        const key = `budget:fraction:${name}`;
+        const errors = [];
+        const budget = createRetryBudget({ ratio: 1, minPerSecond: 2, windowMs: 1000.25, store: redisBudgetStore(client, { key }), onStoreError: (e) => errors.push(e) });
+        for (let i = 0; i < 5; i++) await budget.deposit();
+        let r = 0;
+        while (await budget.tryWithdraw()) r++;
+        assert.equal(r, 7, name); // 1 × 5 calls + 2 × 1 s, all taken from Redis
+        assert.deepEqual(errors, [], name);
+        const ttl = Number(await raw("PTTL", key));
+        assert.ok(ttl > 1500 && ttl <= 2001, `${name}: PTTL ${ttl}: two windows (2000.5 ms) to the ms`);
+      } finally {
+        await close();
+      }
+    }
+  } finally {
+    await redis.close();
+  }
+});
+
 test("redisBudgetStore: bad client, bad key, unknown option are TypeErrors naming them", () => {
   assert.throws(() => redisBudgetStore({}, { key: "k" }), { name: "TypeError", message: "client must be an ioredis instance or a node-redis (v4+) client; received an object" });
   assert.throws(() => redisBudgetStore(null, { key: "k" }), { name: "TypeError", message: "client must be an ioredis instance or a node-redis (v4+) client; received null" });
