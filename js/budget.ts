@@ -130,7 +130,9 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
   const sum = () => {
     const now = Math.floor(Date.now() / width);
     for (let i = 1; i <= Math.min(now - last, SLICES); i++) slices[(last + i) % SLICES] = 0;
-    if (now > last) last = now;
+    // Also after a step back (a test's fake clock, an NTP step): what the slices hold then
+    // counts from now and is cleared as the clock moves on, within one window.
+    last = now;
     return slices.reduce((a, b) => a + b, 0);
   };
   const add = (n: number) => {
