@@ -30,8 +30,9 @@ export interface RedisBudgetStoreOptions {
  * One step on the bucket, atomic (one script run). The hash's fields are slice numbers
  * (the server's `TIME` in ms × 10 / windowMs, rounded down), their values the units put
  * in that slice; slices older than the window are deleted, the key expires after two
- * windows without a change. ARGV: units, reserve, windowMs, "d" (deposit) or "w"
- * (withdrawal). Answers { charged (1/0), reserve + units of the window after the step }.
+ * windows without a change (to the ms: `PEXPIRE` takes whole ms, and a window may have a
+ * fraction). ARGV: units, reserve, windowMs, "d" (deposit) or "w" (withdrawal). Answers
+ * { charged (1/0), reserve + units of the window after the step }.
  */
 const SCRIPT = `if redis.replicate_commands then redis.replicate_commands() end
 local k, u, r, w = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -46,7 +47,7 @@ local ok = 1
 if ARGV[4] == 'w' then if r + s >= u then u = -u else ok, u = 0, 0 end end
 if u ~= 0 then
   redis.call('HINCRBY', k, string.format('%.0f', n), u)
-  redis.call('PEXPIRE', k, w * 2)
+  redis.call('PEXPIRE', k, string.format('%.0f', w * 2))
   s = s + u
 end
 return { ok, r + s }`;

@@ -130,7 +130,9 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
   const sum = () => {
     const now = Math.floor(Date.now() / width);
     for (let i = 1; i <= Math.min(now - last, SLICES); i++) slices[(last + i) % SLICES] = 0;
-    if (now > last) last = now;
+    // Also after a step back (a test's fake clock, an NTP step): what the slices hold then
+    // counts from now and is cleared as the clock moves on, within one window.
+    last = now;
     return slices.reduce((a, b) => a + b, 0);
   };
   const add = (n: number) => {
@@ -166,7 +168,9 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
  *
  * With `store`, the same rule holds for the whole fleet sharing the store (by the
  * store's clock): a deposit is sent without waiting for it (deposits made while one is
- * on its way are added up and sent as one), each retry waits for one answer of the store. When the store fails (an error, no answer within
+ * on its way are added up and sent as one, at the latest just before the next withdrawal, so
+ * a retry never overtakes the deposits made before it), each retry waits for one answer of
+ * the store. When the store fails (an error, no answer within
  * `storeTimeoutMs`), the call goes on with this process's own budget of the same
  * options (which every deposit of this process also feeds), `onStoreError` is told
  * once, and the store is used again as soon as it answers (checked at most every
@@ -320,12 +324,15 @@ function sharedBudget(
         probe();
         return local.tryWithdraw();
       }
+      // Deposits made before this withdrawal go out first, on their way before it (a burst of
+      // calls that fail at once would otherwise be refused what their deposits pay for).
+      if (batch) send();
       return ask(() => store.withdraw(cost, frozen), true).then((r) => {
         if (r !== FAILED) {
           try {
             const charged = r.charged;
             const units = r.balance;
-            if (typeof charged === "boolean" && typeof units === "number" && Number.isFinite(units)) {
+            if (typeof charged === "boolean" && Number.isFinite(units)) {
               balance = Math.max(0, Math.floor(units / cost));
               return charged;
             }

@@ -104,7 +104,9 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  * computed from the jitter kind, not sampled), optional seeded sample points, the
  * policy's bounds as dashed lines (`max`, the ceiling before jitter, which ± jitter may
  * exceed; `cap`, the hard bound no wait exceeds), and axes labelled in human durations.
- * Every band, point and line lies inside the plot. Readable at 640 × 360.
+ * The axis ends at the longest wait drawn: a bound no drawn wait reaches (a 1 h `max` over
+ * waits of seconds) is left out rather than flattening every bar (the default title names
+ * it). Every band, point and line lies inside the plot. Readable at 640 × 360.
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
  * @throws TypeError/RangeError for a bad option (named in the message); TypeError for options
@@ -140,14 +142,16 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
     }
   }
 
-  // The bounds drawn as lines: [value, colour, legend text, dash].
-  const lines: Array<[number, string, string, string]> = [];
-  if (json.max !== undefined) lines.push([json.max, "#6b7280", `max ${formatDelay(json.max)} (before jitter)`, "2 3"]);
-  if (json.cap !== undefined) lines.push([json.cap, "#dc2626", `cap ${formatDelay(json.cap)}`, "6 4"]);
   // The axis ends at the longest finite wait: an infinite one (an uncapped curve that
   // overflowed) is drawn to the top of the plot, and its title says `Infinity`.
   const finite = (v: number) => v < Infinity;
-  const top = Math.max(1, ...rows.map((r) => r.max).filter(finite), ...lines.map((l) => l[0]), ...points.map((q) => q[1]).filter(finite));
+  const top = Math.max(1, ...rows.map((r) => r.max).filter(finite), ...points.map((q) => q[1]).filter(finite));
+  // The bounds drawn as lines: [value, colour, legend text, dash]. A bound no wait reaches (a
+  // 1 h max over waits of seconds) is left out (the title names it): on the axis it would
+  // flatten every bar. An absent one is `undefined`, which `<=` answers false for.
+  const lines: Array<[number, string, string, string]> = [];
+  if ((json.max as number) <= top) lines.push([json.max!, "#6b7280", `max ${formatDelay(json.max!)} (before jitter)`, "2 3"]);
+  if ((json.cap as number) <= top) lines.push([json.cap!, "#dc2626", `cap ${formatDelay(json.cap!)}`, "6 4"]);
   const positive = [...rows.flatMap((r) => [r.min, r.nominal ?? r.min]), ...points.map((q) => q[1])].filter((x) => x > 0);
   // Log scale: the axis starts a round step at most half the shortest wait, so the
   // shortest bar still rises log10(2) of a decade above it instead of vanishing.

@@ -41,7 +41,7 @@ Options (durations are ms or text such as "5s", "2 minutes"):
                         █ the shortest possible wait, ░ the jitter band,
                         ● this run's wait
   --svg <file>          also write the schedule as an SVG chart (scheduleSvg;
-                        at most 200 retries, so --attempts up to 201)
+                        1 to 200 retries, so --attempts 2 to 201)
   -h, --help            this text
   --version             the package version
 
@@ -322,7 +322,9 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       if (rows.length > SVG_RETRIES) {
         throw new UsageError(`--svg draws at most ${SVG_RETRIES} retries (--attempts ${SVG_RETRIES + 1}); received --attempts ${rows.length + 1}`);
       }
-      const svg = scheduleSvg(policy, { retries: Math.max(1, rows.length) });
+      // A single attempt has no retry to draw (a chart of retry 1 would show a wait never taken).
+      if (rows.length === 0) throw new UsageError("--svg draws the retries, and --attempts 1 has none (--attempts 2 or more)");
+      const svg = scheduleSvg(policy, { retries: rows.length });
       try {
         writeFileSync(values.svg as string, svg);
       } catch (e) {

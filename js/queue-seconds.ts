@@ -29,6 +29,13 @@ const QUEUES_MAX_DELAY_SECONDS = 43_200;
 export function queueRetryDelaySeconds(policy: RetryPolicy, attempts: number): number {
   const p = Backoff.from(policy);
   numberOption("attempts", attempts, "an integer >= 1 (message.attempts)", (v) => Number.isInteger(v) && v >= 1);
-  const seconds = Math.ceil(p.delay(attempts) / 1000);
-  return Math.min(Math.max(seconds, 0), QUEUES_MAX_DELAY_SECONDS);
+  return delaySeconds(p.delay(attempts));
+}
+
+/**
+ * A wait in ms (any non-negative number, `Infinity` included) as Queues' `delaySeconds`:
+ * whole seconds rounded up, clamped to `[0, 43200]`. @internal
+ */
+export function delaySeconds(ms: number): number {
+  return Math.min(Math.max(Math.ceil(ms / 1000), 0), QUEUES_MAX_DELAY_SECONDS);
 }

@@ -18,7 +18,7 @@
 import { Backoff } from "./backoff.js";
 import { invalid, numberOption, readable, TYPE } from "./errors.js";
 import { optionsObject } from "./retry-options.js";
-import { queueRetryDelaySeconds } from "./queue-seconds.js";
+import { delaySeconds, queueRetryDelaySeconds } from "./queue-seconds.js";
 import { retryAfterMs, type RetryAfterInput } from "./server-delay.js";
 import type { RetryPolicy } from "./retry.js";
 
@@ -153,8 +153,9 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
     return undefined;
   }
   let seconds = queueRetryDelaySeconds(keyed(p, fields.id, "message.id"), attempts);
-  // The same rounding (up) and ceiling as the policy's wait.
-  if (floor !== undefined) seconds = Math.max(seconds, queueRetryDelaySeconds(floor, 1));
+  // The same rounding (up) and ceiling as the policy's wait; a server's wait too long for a
+  // number (hundreds of digits: Infinity) is the ceiling, not a policy error.
+  if (floor !== undefined) seconds = Math.max(seconds, delaySeconds(floor));
   message.retry({ delaySeconds: seconds });
   return seconds;
 }

@@ -76,7 +76,16 @@ export class RetryError extends Error {
   /** Every failed attempt's error, in order. */
   readonly errors: readonly unknown[];
 
-  /** @internal built by the retry loops. */
+  /**
+   * What the retry loops build when they stop; a test can build one to stand for such a stop
+   * (a stubbed call that rejects as `retry` would). The message is
+   * `retry stopped (<reason>) after <attempts> attempts in <elapsedMs> ms: <cause's message>`.
+   * @param reason why the loop stopped.
+   * @param attempts attempts made.
+   * @param elapsedMs ms from the start of the call to the stop.
+   * @param cause the last attempt's error (`signal.reason` for `"aborted"`).
+   * @param errors every failed attempt's error, in order.
+   */
   constructor(reason: RetryStopReason, attempts: number, elapsedMs: number, cause: unknown, errors: readonly unknown[]) {
     let last: string;
     try {

@@ -61,6 +61,23 @@ test("a ratio no fraction up to 1/10 000 equals is used as the largest fraction 
   }
 });
 
+test("a clock that steps back (a test's setSystemTime, an NTP step) does not freeze the window: what was deposited and withdrawn before the step expires one window after it", (t) => {
+  t.mock.timers.enable({ apis: ["Date"], now: 1_800_000_000_000 });
+  const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "1 second" });
+  for (let i = 0; i < 3; i++) budget.deposit();
+  assert.equal(budget.balance, 3);
+  t.mock.timers.setTime(1_700_000_000_000); // back by about three years
+  assert.equal(budget.balance, 3); // still within the window
+  assert.equal(budget.tryWithdraw(), true);
+  assert.equal(budget.balance, 2);
+  t.mock.timers.tick(1100); // one window after the step: nothing of before it counts
+  assert.equal(budget.balance, 0);
+  budget.deposit();
+  assert.equal(budget.balance, 1);
+  t.mock.timers.tick(1100);
+  assert.equal(budget.balance, 0);
+});
+
 test("without a store the budget answers synchronously: tryWithdraw a boolean, deposit undefined", () => {
   const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
   assert.equal(budget.deposit(), undefined);

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
 import { createClient, createClientPool, createCluster, createSentinel } from "redis";
-import { createRetryBudget, redisBudgetStore } from "../../pkg/dist/esm/retry.js";
+import { createRetryBudget, redisBudgetStore, retry } from "../../pkg/dist/esm/retry.js";
 import { missingRedis, startRedis } from "./redis-server.mjs";
 
 // With CI=true nothing is skipped: a missing engine fails the test.
@@ -82,6 +82,64 @@ test("the window is the Redis server's: deposits and withdrawals of a 1 s window
     assert.ok(Number(await raw("HLEN", "budget:w")) <= 10);
   } finally {
     await close();
+    await redis.close();
+  }
+});
+
+test("a burst of 1000 calls that fail at once retries exactly as often with Redis as with the local budget (ratio 0.1: 100 times): a withdrawal does not overtake this process's deposits made before it", { skip, timeout: 60_000 }, async () => {
+  assert.equal(missingRedis, undefined, missingRedis);
+  const redis = await startRedis();
+  try {
+    for (const name of ["ioredis", "node-redis"]) {
+      const { client, close } = await clients[name](redis.port);
+      try {
+        for (const pause of ["none", "a timer"]) {
+          // fn fails at once, or after a setTimeout of 0: before the first deposit has come back.
+          const fn = pause === "none" ? () => { throw new Error("down"); } : () => new Promise((_, reject) => setTimeout(() => reject(new Error("down")), 0));
+          const errors = [];
+          const budgets = {
+            local: createRetryBudget({ ratio: 0.1, minPerSecond: 0, windowMs: "60 seconds" }),
+            redis: createRetryBudget({ ratio: 0.1, minPerSecond: 0, windowMs: "60 seconds", store: redisBudgetStore(client, { key: `burst:${name}:${pause}` }), onStoreError: (e) => errors.push(e) }),
+          };
+          for (const [kind, budget] of Object.entries(budgets)) {
+            let retries = 0;
+            const calls = Array.from({ length: 1000 }, () => retry(({ attempt }) => { if (attempt > 1) retries++; return fn(); }, 0, { retries: 3, budget }).catch((e) => e.reason));
+            assert.deepEqual(new Set(await Promise.all(calls)), new Set(["budget"]), `${name}, ${pause}, ${kind}`);
+            assert.equal(retries, 100, `${name}, pause ${pause}, ${kind} budget: retries`);
+          }
+          assert.deepEqual(errors, []);
+        }
+      } finally {
+        await close();
+      }
+    }
+  } finally {
+    await redis.close();
+  }
+});
+
+test("a window of a fractional number of ms (1000.25, as createRetryBudget takes it) is kept in Redis: no step fails, the key expires after two windows, to the ms", { skip, timeout: 30_000 }, async () => {
+  assert.equal(missingRedis, undefined, missingRedis);
+  const redis = await startRedis();
+  try {
+    for (const [name, connect] of Object.entries(clients)) {
+      const { client, close, raw } = await connect(redis.port);
+      try {
+        const key = `budget:fraction:${name}`;
+        const errors = [];
+        const budget = createRetryBudget({ ratio: 1, minPerSecond: 2, windowMs: 1000.25, store: redisBudgetStore(client, { key }), onStoreError: (e) => errors.push(e) });
+        for (let i = 0; i < 5; i++) await budget.deposit();
+        let r = 0;
+        while (await budget.tryWithdraw()) r++;
+        assert.equal(r, 7, name); // 1 × 5 calls + 2 × 1 s, all taken from Redis
+        assert.deepEqual(errors, [], name);
+        const ttl = Number(await raw("PTTL", key));
+        assert.ok(ttl > 1500 && ttl <= 2001, `${name}: PTTL ${ttl}: two windows (2000.5 ms) to the ms`);
+      } finally {
+        await close();
+      }
+    }
+  } finally {
     await redis.close();
   }
 });

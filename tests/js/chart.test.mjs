@@ -49,6 +49,26 @@ test("scheduleSvg: standalone, deterministic, with bands, cap, samples and human
   assert.ok(scheduleSvg("5 seconds").includes("constant from 5 s"), "a plain duration is Backoff.fixed");
 });
 
+test("scheduleSvg: a max or cap no wait reaches is not drawn, so the waits fill the axis (the CLI's default --svg: 1 s … 64 s under a 1 h max)", () => {
+  const heights = (svg) => [...svg.matchAll(/<rect [^>]*height="([\d.]+)" fill="#2563eb"><title>/g)].map((m) => Number(m[1]));
+  const ticks = (svg) => [...svg.matchAll(/<text x="[\d.]+" y="[\d.]+" text-anchor="end" dominant-baseline="middle">([^<]*)<\/text>/g)].map((m) => m[1]);
+  // Sigil's default through createBackoff: max 1 h, 7 retries up to 64 s. The axis ends at the
+  // longest wait, whose bar takes the whole plot (252 px of a 360 px chart), not 4.5 px of it.
+  const sigil = scheduleSvg(createBackoff({ base: 1000, max: 3_600_000, maxAttempts: 8 }));
+  assert.deepEqual(heights(sigil), [3.9, 7.9, 15.8, 31.5, 63, 126, 252]);
+  assert.deepEqual(ticks(sigil), ["0", "15 s", "30 s", "45 s", "1 min"]);
+  assert.doesNotMatch(sigil, /max 1 h \(before jitter\)/);
+  assert.match(sigil, /<title id="bw-[0-9a-f]+">Retry schedule: exponential from 1 s, max 1 h<\/title>/, "the title still names the max");
+  // A cap above every wait (100 ms, 200 ms under 1 s) likewise; a cap a wait reaches is drawn.
+  const short = scheduleSvg(Backoff.exponential(100).cap("1 second").maxAttempts(3));
+  assert.deepEqual(ticks(short), ["0", "50 ms", "100 ms", "150 ms", "200 ms"]);
+  assert.doesNotMatch(short, /stroke-dasharray/);
+  const reached = scheduleSvg(Backoff.exponential(100).cap(400).maxAttempts(5));
+  assert.equal((reached.match(/<line [^>]*stroke="#dc2626" stroke-width="1.5" stroke-dasharray="6 4"><title>cap 400 ms<\/title><\/line>/g) ?? []).length, 1);
+  // A max that jitter can pass (before jitter) is reached by the band and drawn.
+  assert.match(scheduleSvg(createBackoff({ base: 100, max: 400, jitter: 0.5, maxAttempts: 5 })), /<title>max 400 ms \(before jitter\)<\/title><\/line>/);
+});
+
 test("scheduleSvg: bad options name themselves", () => {
   const p = Backoff.fixed(100);
   assert.throws(() => scheduleSvg(p, { retries: 0 }), { name: "RangeError", message: /^retries / });

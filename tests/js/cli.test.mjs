@@ -187,6 +187,31 @@ test("--svg with more retries than the chart draws names --svg and --attempts, w
   }
 });
 
+test("--svg of a single attempt (--attempts 1: no retries) names --svg and --attempts and writes nothing, instead of a chart with a retry the schedule does not have", async () => {
+  const { mkdtempSync, existsSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "backoff-wasm-cli-"));
+  try {
+    const file = join(dir, "schedule.svg");
+    const r = run("schedule", "--attempts", "1", "--svg", file);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, "backoff-wasm: --svg draws the retries, and --attempts 1 has none (--attempts 2 or more)\n");
+    assert.equal(existsSync(file), false);
+    // Without --svg a single attempt is a table that says so.
+    const table = run("schedule", "--attempts", "1");
+    assert.equal(table.status, 0, table.stderr);
+    assert.match(table.stdout, /^\(no retries: a single attempt\)$/m);
+    // Two attempts: one retry, drawn.
+    const one = run("schedule", "--attempts", "2", "--svg", file);
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(readFileSync(file, "utf8").match(/<title>retry \d+: [^<]*<\/title>/g).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
   // A million rows: more than a function call takes as arguments (Math.min(...rows) overflowed the stack).
   for (const extra of [[], ["--jitter", "full", "--seed", "s", "--chart"]]) {

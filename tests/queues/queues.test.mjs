@@ -95,6 +95,20 @@ test("retryMessage: retryAfter is a floor in whole seconds, within 43 200", () =
   assert.equal(retryMessage(message("x", 8), p, { retryAfter: "5" }), 128); // the policy's wait is longer
 });
 
+test("retryMessage: a Retry-After too long for a number (hundreds of digits, read as Infinity) is the 43 200 s ceiling, not an error", () => {
+  const p = Backoff.exponential("1 second");
+  const huge = "9".repeat(400);
+  for (const retryAfter of [huge, new Headers({ "retry-after": huge }), new Response("x", { status: 503, headers: { "retry-after": huge } }), { "retry-after": huge }]) {
+    const m = message("x", 1);
+    assert.equal(retryMessage(m, p, { retryAfter }), 43200);
+    assert.deepEqual(m.calls, [["retry", { delaySeconds: 43200 }]]);
+  }
+  // Jittered and keyed by the id: the floor still wins.
+  const m = message("k", 2);
+  assert.equal(retryMessage(m, p.jitter(0.5), { retryAfter: huge }), 43200);
+  assert.deepEqual(m.calls, [["retry", { delaySeconds: 43200 }]]);
+});
+
 test("retryMessage onExhausted: retry (default) or ack once message.attempts reaches maxAttempts", () => {
   const p = Backoff.exponential("1 second").maxAttempts(3);
   for (const [attempts, retry, ack] of [[1, 1, 1], [2, 2, 2], [3, 4, undefined], [4, 8, undefined]]) {
