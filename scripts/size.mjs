@@ -48,7 +48,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 35_360, cjs: 30_070, workerd: 35_220 };
+export const TREE_BUDGET_GZIP = { esm: 35_360, cjs: 30_080, workerd: 35_220 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
