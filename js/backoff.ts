@@ -12,10 +12,10 @@
  */
 import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
-import { BACKOFF_OPTIONS, fail, failed, invalid, RANGE, readable, TYPE, unknownKey } from "./errors.js";
+import { fail, failed, invalid, RANGE, readable, TYPE } from "./errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
-  BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
+  BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
   REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "./boundary.js";
@@ -140,6 +140,8 @@ export type BackoffJSON = BackoffCurveJSON | BackoffStepsJSON;
 
 /** Shared by every copy of the package (ESM and CommonJS): a policy's options. */
 const OPTIONS: unique symbol = Symbol.for("backoff-wasm.Backoff.options") as never;
+/** Passed by this module's own calls of the constructor: its first argument is a {@link Values} list. */
+const OWN = {};
 let defaultRandom: { next(): number } | undefined;
 /** Attempts `0 … MEMO_LEN - 1` of a policy without jitter are remembered once computed (`#memo`). */
 const MEMO_LEN = 64;
@@ -147,6 +149,55 @@ const MEMO_LEN = 64;
 const WAITS = 8;
 
 type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
+
+/**
+ * A policy's option values by field, in the order of `BACKOFF_FIELDS` (generated from
+ * src/boundary.rs): the 11 options, then the first key that is not an option name.
+ * `undefined` is an option left out.
+ */
+type Values = Unknowns<typeof BACKOFF_FIELDS>;
+/** A tuple of `unknown` as long as `T`. */
+type Unknowns<T extends readonly unknown[]> = { -readonly [K in keyof T]: unknown };
+
+/** Values with every option left out (a literal: one element kind, no holes, no call). */
+function blank(): Values {
+  return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+}
+
+/** The field of each option name (`BACKOFF_FIELDS`), made on first use. */
+let fieldOf: Map<string, number> | undefined;
+
+/**
+ * The option values of an options object, each own enumerable option read once, in the
+ * order `Object.keys` lists them; the first key that is not an option name is kept in
+ * the `name` field (wasm raises it in its place among the checks; its value is not read).
+ * @throws TypeError when the keys cannot be listed, or a value cannot be read (a revoked
+ *   Proxy, a throwing getter: the engine's error is the `cause`), or `options` is not an object.
+ */
+function valuesOf(options: object): Values {
+  if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
+  let keys: string[];
+  try {
+    keys = Object.keys(options);
+  } catch (e) {
+    // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
+    throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
+  }
+  const fields = (fieldOf ??= new Map(BACKOFF_FIELDS.slice(BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO).map((k, i) => [k, i + BACKOFF_OPTIONS_FROM])));
+  const v = blank();
+  try {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const f = fields.get(key);
+      if (f !== undefined) v[f] = (options as Record<string, unknown>)[key];
+      else if (v[BACKOFF_NAME] === undefined) v[BACKOFF_NAME] = key;
+    }
+  } catch (e) {
+    // A getter that throws: named as such, with what it threw as the `cause`.
+    throw invalid(TYPE, "options", "an object whose options can be read", options, e);
+  }
+  return v;
+}
 
 /**
  * A retry policy: how long to wait before each retry. Immutable; every fluent
@@ -158,11 +209,11 @@ type RandomOption = NonNullable<BackoffSharedOptions["random"]>;
  */
 export class Backoff implements Iterable<number> {
   /**
-   * The options this policy was built from (its own copy: steps as ms numbers), frozen
-   * when first handed out (by the `OPTIONS` method): freezing costs more than the rest of
-   * `createBackoff()`, and nothing here writes to it after the constructor.
+   * The options this policy was built from, by field (`BACKOFF_FIELDS` order, the last
+   * slot the unknown option name, if any): its own copy, steps as ms numbers. Nothing
+   * writes to it after the constructor; fluent steps copy it.
    */
-  readonly #options: Record<string, unknown>;
+  readonly #values: Values;
   /** The compiled policy (layout `rec` of src/bindings/backoff.rs). */
   readonly #rec: readonly number[];
   /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
@@ -173,63 +224,54 @@ export class Backoff implements Iterable<number> {
    * For a policy without jitter, whose waits are a pure function of the attempt: the waits
    * Rust computed for attempts `0 … MEMO_LEN - 1`, kept as they are first asked for (`NaN`
    * where not asked yet), allocated at the first such `delay()`. A repeated `delay(n)` is
-   * then a read of data Rust computed, with no wasm call. Jittered policies have none
-   * (`#pure` is false: every delay draws).
+   * then a read of data Rust computed, with no wasm call. Jittered policies (`REC_JITTER`
+   * not 0) have none: every delay draws.
    */
   #memo: Float64Array | undefined;
-  /** The policy has no jitter: `delay(n)` depends on `n` alone. */
-  readonly #pure: boolean;
   /** `delay`: the function bound to this policy, made when first read. */
   #fn: ((attempt: number) => number) | undefined;
   /** `attempts` once wasm accepted it for a whole schedule (the record never changes). */
   #scheduled: number | undefined;
 
   /**
-   * Use `createBackoff` or the static factories. `options` must be a fresh object (the policy keeps it).
-   * `named`: every key of `options` is known to be an option name (a fluent method's copy, a factory's literal).
-   * @throws TypeError when `options` is not an object.
+   * Use `createBackoff` or the static factories. `values` must be a fresh list (the policy
+   * keeps it), `own` this module's {@link OWN}; anything else (`new Backoff(options)` from
+   * JavaScript) is read as `createBackoff` options.
+   * @throws RangeError/TypeError for bad options (the error wasm recorded).
    */
-  private constructor(options: Record<string, unknown>, fluent: boolean, named = false) {
-    if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-    const rec = compile(options, fluent, named);
+  private constructor(values: Values, fluent: boolean, own?: typeof OWN) {
+    if (own !== OWN) values = valuesOf(values as unknown as object);
+    const rec = recordOf(values, fluent);
     const kind = rec[REC_SOURCE];
-    const random = options.random;
+    const random = values[BACKOFF_RANDOM];
     this.#rec = rec;
     this.#stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemSource()));
-    this.#pure = rec[REC_JITTER] === 0;
-    // `options` is always this policy's own copy (every caller makes a fresh object), and it
-    // owns what it was built from: a caller's later `steps[0] = 999` changes nothing.
-    if (rec[REC_GROWTH] === STEPPED) options.steps = rec.slice(REC_HEADER);
-    this.#options = options;
+    // `values` is always this policy's own list, and it owns what it was built from: a
+    // caller's later `steps[0] = 999` changes nothing.
+    if (rec[REC_GROWTH] === STEPPED) values[BACKOFF_STEPS] = rec.slice(REC_HEADER);
+    this.#values = values;
   }
 
   /** @internal */
-  static create(options: BackoffOptions, fluent = false): Backoff {
-    let copy: Record<string, unknown>;
-    try {
-      Object.keys(options as object);
-    } catch (e) {
-      // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
-      throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
-    }
-    try {
-      copy = { ...(options as object) };
-    } catch (e) {
-      // A getter that throws: named as such, with what it threw as the `cause`.
-      throw invalid(TYPE, "options", "an object whose options can be read", options, e);
-    }
-    return new Backoff(copy, fluent);
+  static create(options: BackoffOptions): Backoff {
+    return new Backoff(valuesOf(options as object), false, OWN);
   }
 
   /** The same wait every time. @throws RangeError/TypeError for a bad interval. */
   static fixed(interval: DurationInput): Backoff {
-    return new Backoff({ base: interval, growth: "constant" }, true, true);
+    const v = blank();
+    v[BACKOFF_BASE] = interval;
+    v[BACKOFF_GROWTH] = "constant";
+    return new Backoff(v, true, OWN);
   }
 
   /** Waits `interval`, `2 × interval`, `3 × interval`, … @throws RangeError/TypeError for a bad interval. */
   static linear(interval: DurationInput): Backoff {
-    return new Backoff({ base: interval, growth: "linear" }, true, true);
+    const v = blank();
+    v[BACKOFF_BASE] = interval;
+    v[BACKOFF_GROWTH] = "linear";
+    return new Backoff(v, true, OWN);
   }
 
   /**
@@ -238,7 +280,10 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError for a bad interval or factor.
    */
   static exponential(interval: DurationInput, factor = 2): Backoff {
-    return new Backoff({ base: interval, factor }, true, true);
+    const v = blank();
+    v[BACKOFF_BASE] = interval;
+    v[BACKOFF_FACTOR] = factor;
+    return new Backoff(v, true, OWN);
   }
 
   /**
@@ -269,39 +314,41 @@ export class Backoff implements Iterable<number> {
       throw invalid(TYPE, "policy", `${expected} that can be read`, x, e);
     }
     if (typeof foreign === "function") {
-      let options: Record<string, unknown>;
+      let options: object;
       try {
-        options = { ...(foreign.call(x) as Record<string, unknown>) };
+        options = foreign.call(x) as object;
       } catch (e) {
         // An object that only inherits the method (Object.create(policy)), or a Proxy of a
         // policy: it has no options of its own to give.
         throw invalid(TYPE, "policy", expected, x, e);
       }
-      return new Backoff(options, true);
+      return new Backoff(valuesOf(options), true, OWN);
     }
     throw invalid(TYPE, "policy", expected, x);
   }
 
   /** The options this policy was built from, for `Backoff.from` in another copy of the package. @internal */
   [OPTIONS](): Readonly<Record<string, unknown>> {
-    // Frozen to the steps (the policy's own copy): the key is global, so anyone can call this.
-    if (Array.isArray(this.#options.steps)) Object.freeze(this.#options.steps);
-    return Object.freeze(this.#options);
+    // A frozen object, steps frozen too (the policy's own copy): the key is global, so anyone can call this.
+    const v = this.#values;
+    const o: Record<string, unknown> = {};
+    for (let i = BACKOFF_OPTIONS_FROM; i < BACKOFF_OPTIONS_TO; i++) if (v[i] !== undefined) o[BACKOFF_FIELDS[i]!] = v[i];
+    if (Array.isArray(o.steps)) Object.freeze(o.steps);
+    return Object.freeze(o);
   }
 
-  #with(key: string, value: unknown): Backoff {
+  /** A policy with option `field` (`BACKOFF_*`, named `key` in messages) set to `value`. */
+  #with(field: number, key: string, value: unknown): Backoff {
     // `undefined` would silently drop an earlier bound (e.g. `.cap(config.typo)`).
     if (value === undefined) throw invalid(TYPE, key, `given (undefined would silently drop the policy's ${key})`, value);
-    // A copy, then the key set on it: a spread with a computed key in one literal costs several times more.
-    const options = { ...this.#options };
-    options[key] = value;
-    // Every key is an option name: this policy's own keys were checked, `key` is the method's.
-    return new Backoff(options, true, true);
+    const v = this.#values.slice() as Values;
+    v[field] = value;
+    return new Backoff(v, true, OWN);
   }
 
   /** Attempts in TOTAL, the first included (`retries + 1`). @throws RangeError unless an integer >= 1. */
   maxAttempts(n: number): Backoff {
-    return this.#with("maxAttempts", n);
+    return this.#with(BACKOFF_ATTEMPTS, "maxAttempts", n);
   }
 
   /**
@@ -311,22 +358,22 @@ export class Backoff implements Iterable<number> {
    * @throws RangeError when below the interval.
    */
   cap(max: DurationInput): Backoff {
-    return this.#with("cap", max);
+    return this.#with(BACKOFF_CAP, "cap", max);
   }
 
   /** Spread each wait by ± `f` of itself (`[0, 1]`), or `"full"`, `"equal"`, `"decorrelated"`; see {@link Jitter}. @throws RangeError outside `[0, 1]`, TypeError for an unknown kind. */
   jitter(f: Jitter): Backoff {
-    return this.#with("jitter", f);
+    return this.#with(BACKOFF_JITTER, "jitter", f);
   }
 
   /** The first `n` attempts wait 0 (a non-negative safe integer). @throws RangeError otherwise. */
   free(n: number): Backoff {
-    return this.#with("free", n);
+    return this.#with(BACKOFF_FREE, "free", n);
   }
 
   /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
   random(r: RandomOption): Backoff {
-    return this.#with("random", r);
+    return this.#with(BACKOFF_RANDOM, "random", r);
   }
 
   /**
@@ -335,7 +382,7 @@ export class Backoff implements Iterable<number> {
    * when the policy has a `random`.
    */
   seed(seed: string | number): Backoff {
-    return this.#with("seed", seed);
+    return this.#with(BACKOFF_SEED, "seed", seed);
   }
 
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
@@ -366,7 +413,7 @@ export class Backoff implements Iterable<number> {
       use(this.#source);
       const d = wasm.delay(attempt, 0);
       if (d !== d) return failed(attempt);
-      if (this.#pure && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
+      if (this.#rec[REC_JITTER] === 0 && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
       return d;
     });
   }
@@ -427,7 +474,7 @@ export class Backoff implements Iterable<number> {
     const out: number[] = new Array(n - 1);
     // A JavaScript source's code may use the register meanwhile (another policy): one wait per
     // call then, the policy, its stream and its source selected again before each.
-    const most = this.#source === undefined || this.#pure ? WAITS : 1;
+    const most = this.#source === undefined || this.#rec[REC_JITTER] === 0 ? WAITS : 1;
     for (let retry = 1; retry < n; ) {
       load(this.#rec);
       if (this.#stream !== undefined) loadStream(this.#stream);
@@ -487,7 +534,7 @@ export class Backoff implements Iterable<number> {
     if (p[REC_CAP] !== Infinity) out.cap = p[REC_CAP] as number;
     const attempts = this.attempts;
     if (attempts !== undefined) out.maxAttempts = attempts;
-    const seed = this.#options.seed;
+    const seed = this.#values[BACKOFF_SEED];
     // The seed as given (draws read `String(seed)` either way); a NaN or infinite number as its
     // text, which JSON keeps (JSON would turn the number into null) and which draws the same.
     if (seed !== undefined) out.seed = typeof seed === "number" && !Number.isFinite(seed) ? String(seed) : (seed as string | number);
@@ -534,63 +581,113 @@ function code(list: readonly string[], v: unknown, offset: number): number {
   return typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
 }
 
-/** Throws the error the last `compile*` call recorded, naming the field it blames (`BACKOFF_FIELDS`, by name). */
-function compileFailed(o: Record<string, unknown>, name: string | undefined): never {
-  return fail(BACKOFF_FIELDS.map((k) => (k === "name" ? name : o[k])));
+/** Entries of the cache of compiled records ({@link recordOf}): a power of two. */
+const CACHED = 256;
+/** The option values of each cached record, by slot (a hash of the values, {@link recordOf}). */
+const cachedValues: (Values | undefined)[] = new Array<Values | undefined>(CACHED).fill(undefined);
+/** The records wasm compiled from them. */
+const cachedRecords: (readonly number[] | undefined)[] = new Array<readonly number[] | undefined>(CACHED).fill(undefined);
+/**
+ * A cheap hash of an option value for the cache: a number's 1/1024ths (`| 0`), a
+ * string's length + 2, 1 for anything else. Collisions only cost a compile.
+ */
+function hashPart(x: unknown): number {
+  return typeof x === "number" ? (x * 1024) | 0 : typeof x === "string" ? x.length + 2 : 1;
+}
+
+/** `a` and `b` are the same option value: `===`, except that 0 is not -0 (NaN never matches: it only recompiles). */
+function same(a: unknown, b: unknown): boolean {
+  return a === b && (a !== 0 || 1 / a === 1 / (b as number));
 }
 
 /**
- * Compiles options (a plain copy) once, in wasm, in the original
- * order: option names (unless `named`: every key is known to be one), the shape
- * (`compileCurve`; for steps the length, then each step),
- * then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Each option is
- * written into the input slots by name (`put`, the fields `BACKOFF_*` of src/boundary.rs): its
- * tag and its number (strings as codes — growth, jitter kinds — or parse results — durations).
- * Returns the record.
+ * The compiled record of a policy's option values: wasm's answer for the same values
+ * before, when the cache holds it, else {@link compile}'s. Compiling is a pure function of
+ * values that are numbers, strings or left out, so only such options are cached: none
+ * with `steps` (an array the caller may change), a `random` (an object whose methods may
+ * change) or an unknown option name, and only records that compiled (a failure always runs
+ * the checks, which throw). A record is never written after it is made, so policies share it.
+ * @throws RangeError/TypeError as {@link compile}.
  */
-function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): number[] {
-  const name = named ? undefined : unknownKey(o, BACKOFF_OPTIONS);
-  const { base, steps, growth, factor, max, cap, free, jitter, seed, random, maxAttempts } = o;
+function recordOf(v: Values, fluent: boolean): number[] {
+  if (v[BACKOFF_STEPS] !== undefined || v[BACKOFF_RANDOM] !== undefined || v[BACKOFF_NAME] !== undefined) return compile(v, fluent);
+  let h = 0;
+  for (let f = 0; f < BACKOFF_NAME; f++) h = Math.imul(h ^ hashPart(v[f]), 0x9e3779b1);
+  // The high bits folded into the low ones, which pick the slot.
+  h = Math.imul(h ^ h >>> 15, 0x2c1b3c6d);
+  const slot = (h ^ h >>> 12) & (CACHED - 1);
+  // Two slots per hash, the pair `slot` and `slot ^ 1`: a new entry takes a free one of them,
+  // else replaces the one in `slot`.
+  if (sameValues(cachedValues[slot], v)) return cachedRecords[slot] as number[];
+  if (sameValues(cachedValues[slot ^ 1], v)) return cachedRecords[slot ^ 1] as number[];
+  const rec = compile(v, fluent);
+  const at = cachedValues[slot] !== undefined && cachedValues[slot ^ 1] === undefined ? slot ^ 1 : slot;
+  cachedValues[at] = v;
+  cachedRecords[at] = rec;
+  return rec;
+}
+
+/** Whether the cached values `c` are those of `v`, option by option (`same`). */
+function sameValues(c: Values | undefined, v: Values): boolean {
+  if (c === undefined) return false;
+  for (let f = 0; f < BACKOFF_NAME; f++) if (!same(c[f], v[f])) return false;
+  return true;
+}
+
+/**
+ * Compiles a policy's option values (its own list) once, in wasm, in the original
+ * order: an unknown option name, the shape (`compileCurve`; for steps the length, then
+ * each step), then `free`, `jitter`, `seed`, `maxAttempts`, `random` (`compileShared`). Each
+ * option is written into the input slots by name (`put`, the fields `BACKOFF_*` of
+ * src/boundary.rs): its tag and its number (strings as codes — growth, jitter kinds — or
+ * parse results — durations). Returns the record.
+ */
+function compile(v: Values, fluent: boolean): number[] {
+  const steps = v[BACKOFF_STEPS];
+  const growth = v[BACKOFF_GROWTH];
+  const jitter = v[BACKOFF_JITTER];
+  const seed = v[BACKOFF_SEED];
+  const random = v[BACKOFF_RANDOM];
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
   // before the first compile call: that code may build another policy, which compiles in the
   // same wasm register, and this policy must not end up with that one's waits.
-  const stepList = stepsOf(steps);
-  const sources = sourceTags(random);
-  // Durations first: parsing text may grow wasm memory, which would detach an earlier view.
-  const baseMs = duration(base);
-  const maxMs = duration(max);
-  const capMs = duration(cap);
+  const stepList = steps === undefined ? undefined : stepsOf(steps);
+  const sources = random === undefined ? 0 : sourceTags(random);
+  const base = v[BACKOFF_BASE];
+  const factor = v[BACKOFF_FACTOR];
+  const max = v[BACKOFF_MAX];
+  const cap = v[BACKOFF_CAP];
   let s = slots();
-  put(s, BACKOFF_NAME, name, NaN);
-  put(s, BACKOFF_BASE, base, baseMs);
+  put(s, BACKOFF_NAME, v[BACKOFF_NAME], NaN);
+  put(s, BACKOFF_BASE, base, duration(base));
   put(s, BACKOFF_STEPS, steps, NaN);
   put(s, BACKOFF_GROWTH, growth, code(GROWTH_NAMES, growth, 0));
   put(s, BACKOFF_FACTOR, factor, num(factor));
-  put(s, BACKOFF_MAX, max, maxMs);
-  put(s, BACKOFF_CAP, cap, capMs);
+  put(s, BACKOFF_MAX, max, duration(max));
+  put(s, BACKOFF_CAP, cap, duration(cap));
   // The register is rewritten from here on; a check that fails midway must not leave the
   // policy loaded before this call looking loaded.
   replaced();
-  if (wasm.compileCurve(fluent) !== 0) compileFailed(o, name);
+  if (wasm.compileCurve(fluent) !== 0) fail(v);
   let len = REC_HEADER;
   if (reg()[REC_GROWTH] === STEPPED) {
     const { length, items } = stepList as { length: number; items: unknown[] };
-    if (wasm.compileSteps(num(length)) !== 0) compileFailed(o, name);
+    if (wasm.compileSteps(num(length)) !== 0) fail(v);
     const n = reg()[REC_STEPS] as number;
     for (let i = 0; i < n; i++) {
-      const v = items[i];
-      if (wasm.compileStep(tag(v), duration(v), i) !== 0) fail([v]);
+      const x = items[i];
+      if (wasm.compileStep(tag(x), duration(x), i) !== 0) fail([x]);
     }
     len += n;
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   s = slots();
-  put(s, BACKOFF_FREE, free, num(free));
+  put(s, BACKOFF_FREE, v[BACKOFF_FREE], num(v[BACKOFF_FREE]));
   put(s, BACKOFF_JITTER, jitter, typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
   put(s, BACKOFF_SEED, seed, seedLen);
-  put(s, BACKOFF_ATTEMPTS, maxAttempts, num(maxAttempts));
+  put(s, BACKOFF_ATTEMPTS, v[BACKOFF_ATTEMPTS], num(v[BACKOFF_ATTEMPTS]));
   put(s, BACKOFF_RANDOM, random, sources);
-  if (wasm.compileShared(fluent) !== 0) compileFailed(o, name);
+  if (wasm.compileShared(fluent) !== 0) fail(v);
   return compiled(len);
 }
 
@@ -605,6 +702,5 @@ function compile(o: Record<string, unknown>, fluent: boolean, named: boolean): n
  *   with the engine's error as `cause` for options (or a `steps` array) that throw when read.
  */
 export function createBackoff(options: BackoffOptions): Backoff {
-  if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
   return Backoff.create(options);
 }

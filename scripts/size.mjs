@@ -32,10 +32,10 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 25_140, "./sigil": 8_160, "./backoff": 9_260, "./random": 7_710, "./duration": 6_090,
-  "./policy": 9_280, "./chart": 12_440, "./retry": 19_750,
+  ".": 25_730, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 6_090,
+  "./policy": 9_550, "./chart": 12_700, "./retry": 20_180,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 11_570,
+  "./queues": 11_870,
 };
 /**
  * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
@@ -48,7 +48,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 35_360, cjs: 30_080, workerd: 35_220 };
+export const TREE_BUDGET_GZIP = { esm: 36_200, cjs: 30_900, workerd: 36_060 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
