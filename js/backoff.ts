@@ -597,7 +597,10 @@ function hashPart(x: unknown): number {
 
 /** `a` and `b` are the same option value: `===`, except that 0 is not -0 (NaN never matches: it only recompiles). */
 function same(a: unknown, b: unknown): boolean {
-  return a === b && (a !== 0 || 1 / a === 1 / (b as number));
+  // By type first, so that each `===` compares two values of one known type (no generic comparison).
+  if (typeof a === "number") return typeof b === "number" && a === b && (a !== 0 || 1 / a === 1 / b);
+  if (a === undefined) return b === undefined;
+  return typeof a === "string" && typeof b === "string" && a === b;
 }
 
 /**
