@@ -1,0 +1,40 @@
+// Instructions per operation of two benchmark loops, counted by valgrind's callgrind: the
+// difference between a run of N operations and a run of none, both after the same warm-up,
+// divided by N (`node --single-threaded`, so no background compile or GC thread is counted).
+// Steadier than time on a shared machine; not part of `npm test` (needs valgrind).
+//
+//   node bench/instructions.mjs [createBackoff|fluent] [N]
+//
+// The worker mode (`--run <case> <n>`) is what valgrind runs.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const [mode, ...rest] = process.argv.slice(2);
+const CASES = ["createBackoff", "fluent"];
+
+if (mode === "--run") {
+  const [which, nText] = rest;
+  const { createBackoff } = await import("../pkg/dist/esm/backoff.js");
+  const { Backoff } = await import("../pkg/dist/esm/policy.js");
+  const one = which === "fluent"
+    ? (i) => Backoff.exponential(1000 + (i & 7)).cap("2s").jitter(0.25).attempts ?? 1
+    : (i) => createBackoff({ base: 1000 + (i & 7), max: 3600000, jitter: 0.25 }).attempts ?? 1;
+  let s = 0;
+  for (let i = 0; i < 100_000; i++) s += one(i);
+  for (let i = 0, n = Number(nText); i < n; i++) s += one(i);
+  if (s === 0.5) console.log(s);
+} else {
+  const n = Number(rest[0] ?? 100_000);
+  const self = fileURLToPath(import.meta.url);
+  const count = (k, ops) => {
+    const r = spawnSync("valgrind", ["--tool=callgrind", "--smc-check=all", "--callgrind-out-file=/dev/null",
+      process.execPath, "--single-threaded", self, "--run", k, String(ops)], { encoding: "utf8" });
+    const m = /Collected : (\d+)/.exec(r.stderr ?? "");
+    if (!m) throw new Error(`valgrind did not run: ${r.error?.message ?? r.stderr}`);
+    return Number(m[1]);
+  };
+  for (const k of mode ? [mode] : CASES) {
+    if (!CASES.includes(k)) throw new Error(`unknown case ${k}; one of ${CASES.join(", ")}`);
+    console.log(`${k}: ${Math.round((count(k, n) - count(k, 0)) / n)} instructions per operation`);
+  }
+}
