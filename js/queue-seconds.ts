@@ -20,7 +20,7 @@ const QUEUES_MAX_DELAY_SECONDS = 43_200;
  * deliveries.
  *
  * @param policy a `Backoff`, or a fixed wait (ms or duration text).
- * @param attempts a safe integer >= 1 (`message.attempts`).
+ * @param attempts an integer >= 1 (`message.attempts`), of any size: the policy answers every attempt.
  * @returns an integer in `[0, 43200]`.
  * @throws TypeError/RangeError for a bad policy or `attempts`.
  * @example
