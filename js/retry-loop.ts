@@ -147,7 +147,8 @@ export function planRules(p: Plan, hooks?: Hooks, start = Date.now(), t0 = perfo
   /** The RetryError for `reason` (a failure it carries is not discarded: `fetchWithRetry` may return it). */
   const stop = (reason: RetryStopReason, cause: unknown) =>
     new RetryError(reason, made, Date.now() - start, hooks ? hooks.view(cause) : cause, hooks ? errors.map(hooks.view) : errors);
-  deposit(p.budget);
+  // First attempts deposit: a call whose signal is aborted already makes none, so funds no retry.
+  if (!signal?.aborted) deposit(p.budget);
   return {
     signal,
     unref: p.unref,

@@ -217,3 +217,18 @@ test("deposits never reject, onStoreError's own throw is ignored, nothing is lef
     process.off("unhandledRejection", onUnhandled);
   }
 });
+
+test("a call whose signal is already aborted makes no first attempt, so it deposits nothing and funds no retry", async () => {
+  const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: 10_000 });
+  for (let i = 0; i < 3; i++) {
+    const ac = new AbortController();
+    ac.abort(new Error("gone"));
+    const e = await retry(() => 1, 0, { retries: 5, budget, signal: ac.signal }).catch((x) => x);
+    assert.deepEqual([e.reason, e.attempts], ["aborted", 0]);
+  }
+  let calls = 0;
+  const e = await retry(() => { calls++; throw new Error("x"); }, 0, { retries: 5, budget }).catch((x) => x);
+  // Its own deposit pays one retry; the aborted calls paid none.
+  assert.deepEqual([e.reason, calls], ["budget", 2]);
+  assert.equal(budget.tryWithdraw(), false);
+});
