@@ -234,11 +234,12 @@ export class Backoff implements Iterable<number> {
   #scheduled: number | undefined;
 
   /**
-   * Use `createBackoff` or the static factories. `values` must be a fresh list (the policy
-   * keeps it), `own` this module's {@link OWN}; anything else (`new Backoff(options)` from
-   * JavaScript) is read as `createBackoff` options.
+   * Use `createBackoff` or the static factories; `new Backoff(options)` from JavaScript
+   * reads `options` as `createBackoff` options.
    * @throws RangeError/TypeError for bad options (the error wasm recorded).
    */
+  // This module's own calls pass `values`, a fresh list (the policy keeps it), with `own` its
+  // `OWN`; anything else is read as createBackoff options.
   private constructor(values: Values, fluent: boolean, own?: typeof OWN) {
     if (own !== OWN) values = valuesOf(values as unknown as object);
     const rec = recordOf(values, fluent);

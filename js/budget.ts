@@ -127,9 +127,12 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
   const width = windowMs / SLICES;
   const slices = new Array<number>(SLICES).fill(0);
   let last = Math.floor(Date.now() / width);
+  // The slice of slice number `n`: `n mod SLICES`, never negative (a clock before 1970 gives
+  // negative numbers, whose `%` would be an index the sum does not see).
+  const at = (n: number) => ((n % SLICES) + SLICES) % SLICES;
   const sum = () => {
     const now = Math.floor(Date.now() / width);
-    for (let i = 1; i <= Math.min(now - last, SLICES); i++) slices[(last + i) % SLICES] = 0;
+    for (let i = 1; i <= Math.min(now - last, SLICES); i++) slices[at(last + i)] = 0;
     // Also after a step back (a test's fake clock, an NTP step): what the slices hold then
     // counts from now and is cleared as the clock moves on, within one window.
     last = now;
@@ -137,7 +140,7 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
   };
   const add = (n: number) => {
     sum();
-    const i = last % SLICES;
+    const i = at(last);
     slices[i] = (slices[i] as number) + n;
   };
   return {

@@ -132,10 +132,10 @@ export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = u
  * The option values of the last `nextDelayMs` call that compiled (`baseDelayMs`,
  * `maxDelayMs`, `jitter`, `random`, the stream of a `seededRandom`, `seed`), and Sigil's
  * policy Rust compiled for them (the register's header). Until then a `baseDelayMs` of
- * `NaN`, which equals no value.
+ * `lastRec`, which no caller can pass.
  */
-let last: readonly unknown[] = [NaN];
 let lastRec: number[] = [];
+let last: readonly unknown[] = [lastRec];
 
 /** The own keys of the last options object whose keys were all Sigil option names. */
 let namesSeen: readonly string[] = [];
@@ -192,8 +192,8 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   else use(random ?? fallback);
   // The same option values as the last call that compiled (options an object, as then, and
   // no unknown name): Rust's answer for them is the policy it compiled then, so only the
-  // attempt is left to check.
-  if (random === last[3] && jitter === last[2] && seed === last[5] && base === last[0] && max === last[1]
+  // attempt is left to check. The bounds by `Object.is`: a -0 one waits -0, a 0 one 0.
+  if (random === last[3] && jitter === last[2] && seed === last[5] && Object.is(base, last[0]) && Object.is(max, last[1])
     && object && name === undefined && !schedule
     && typeof attempt === "number" && attempt >= 1 && attempt % 1 === 0) {
     load(lastRec);

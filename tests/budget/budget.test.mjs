@@ -78,6 +78,21 @@ test("a clock that steps back (a test's setSystemTime, an NTP step) does not fre
   assert.equal(budget.balance, 0);
 });
 
+test("a clock before 1970 (a negative Date.now(), as a test's setSystemTime to a 1969 date gives) counts deposits as any other: ratio 0.5 over 10 calls pays 5 retries", (t) => {
+  const paid = [];
+  for (const now of [1_800_000_000_000, 0, -1, -2_500, -999_999, -86_400_000 * 365.25 * 20]) {
+    const clock = t.mock.method(Date, "now", () => now);
+    const budget = createRetryBudget({ ratio: 0.5, minPerSecond: 0, windowMs: 10_000 });
+    for (let i = 0; i < 10; i++) budget.deposit();
+    const before = budget.balance;
+    let n = 0;
+    while (n < 20 && budget.tryWithdraw()) n++;
+    paid.push([before, n]);
+    clock.mock.restore();
+  }
+  assert.deepEqual(paid, [[5, 5], [5, 5], [5, 5], [5, 5], [5, 5], [5, 5]]);
+});
+
 test("without a store the budget answers synchronously: tryWithdraw a boolean, deposit undefined", () => {
   const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
   assert.equal(budget.deposit(), undefined);

@@ -50,3 +50,18 @@ test("the reference check catches each kind of citation", () => {
   const fine = ["`@sdxc/backoff`'s options", "RFC 9110 §10.2.3", 'private "#private";', "`backoff-wasm/retry`", "Standard Schema v1"];
   for (const line of fine) assert.ok(!FORBIDDEN.some(([re]) => re.test(line)), line);
 });
+
+test("every {@link} of the shipped .d.ts names something those declarations have (no internal of the source)", () => {
+  const found = [];
+  for (const f of declarations(DIR)) {
+    const text = readFileSync(join(DIR, f), "utf8");
+    for (const [, name] of text.matchAll(/\{@link\s+([\w$]+)[^}]*\}/g)) {
+      const declared = new RegExp(
+        `\\b(?:class|interface|type|function|const|let|enum|namespace)\\s+${name}\\b` + // a declaration
+        `|(?:import|export)[^;]*\\b${name}\\b[^;]*from` + // an import or a re-export
+        `|^\\s*(?:(?:readonly|static|get|set)\\s+)*${name}\\??[(:<]`, "m"); // a member
+      if (!declared.test(text)) found.push(`${f}: {@link ${name}}`);
+    }
+  }
+  assert.deepEqual(found, []);
+});

@@ -35,3 +35,20 @@ test("createBackoff: a -0 base, or a -0 max over a zero base, waits -0 on every 
     createBackoff({ base: -0 }).at(2, 0),
   ]), ["-0", "-0", "-0", "0", "0", "-0", "0", "0"]);
 });
+
+test("Sigil: a zero base or ceiling after the same call with -0 (and the reverse) waits with its own sign", () => {
+  // nextDelayMs remembers the policy of its last call for the same option values: 0 and -0
+  // are different values there, as they give different waits.
+  assert.deepEqual(show([
+    sigil.nextDelayMs(1, { baseDelayMs: -0 }),
+    sigil.nextDelayMs(1, { baseDelayMs: 0 }),
+    sigil.nextDelayMs(1, { baseDelayMs: -0 }),
+    sigil.nextDelayMs(2, { baseDelayMs: 0, maxDelayMs: 0 }),
+    sigil.nextDelayMs(2, { baseDelayMs: 0, maxDelayMs: -0 }),
+    sigil.nextDelayMs(2, { baseDelayMs: 0, maxDelayMs: 0 }),
+    sigil.nextDelayMs(3, { baseDelayMs: -0, jitter: 0.5, random: Math.random }),
+    sigil.nextDelayMs(3, { baseDelayMs: 0, jitter: 0.5, random: Math.random }),
+  ]), ["-0", "0", "-0", "0", "-0", "0", "-0", "0"]);
+  // A NaN base is an error on every call (no remembered policy answers for it).
+  for (let i = 0; i < 2; i++) assert.throws(() => sigil.nextDelayMs(1, { baseDelayMs: NaN }), { name: "SigilError" });
+});
