@@ -4,19 +4,10 @@
 // retry's p-retry-style options it is an Error, as p-retry types it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+import { tscScratch } from "../tsc-scratch.mjs";
 
 test("tsc: fetchWithRetry's onFailedAttempt error is Error | Response; retry's p-retry-style one is Error", () => {
-  const dir = join(ROOT, "tests", ".scratch", "failed-attempt-types");
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, "node_modules"), { recursive: true });
-  for (const [name, target] of [["backoff-wasm", "pkg"], ["@types", "node_modules/@types"]]) symlinkSync(join(ROOT, target), join(dir, "node_modules", name));
-  writeFileSync(join(dir, "a.mts"), [
+  const out = tscScratch("failed-attempt-types", { "a.mts": [
     'import { fetchWithRetry, retry, type FailedAttemptContext } from "backoff-wasm/retry";',
     "await fetchWithRetry(\"http://127.0.0.1:9/\", undefined, {",
     "  onFailedAttempt: ({ error }) => {",
@@ -30,17 +21,6 @@ test("tsc: fetchWithRetry's onFailedAttempt error is Error | Response; retry's p
     "await retry(() => 1, { retries: 1, onFailedAttempt: ({ error }) => void error.message });",
     "const context: FailedAttemptContext = { error: new Error(\"e\"), attemptNumber: 1, retriesLeft: 0, retriesConsumed: 0, retryDelay: 0 };",
     "void context;",
-    "",
-  ].join("\n"));
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", noEmit: true, types: ["node"], target: "es2022" },
-    files: ["a.mts"],
-  }));
-  let out = "";
-  try {
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { encoding: "utf8" });
-  } catch (e) {
-    out = `${e.stdout}${e.stderr}`;
-  }
+  ] });
   assert.equal(out, "");
 });

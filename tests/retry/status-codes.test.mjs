@@ -6,14 +6,26 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fetchWithRetry } from "../../pkg/dist/esm/retry.js";
 
-test("statusCodes: a number outside 100-599 (or not an integer) is a RangeError, another type a TypeError, naming the item", async () => {
-  let sent = 0;
+/**
+ * Runs `body(calls)` with globalThis.fetch replaced by a stub that pushes each call's method on
+ * `calls` and answers an empty Response of status `status(calls.length)`; fetch is restored after.
+ */
+async function withStubFetch(body, status = () => 200) {
   const real = globalThis.fetch;
-  globalThis.fetch = async () => {
-    sent++;
-    return new Response("");
+  const calls = [];
+  globalThis.fetch = async (input, init) => {
+    calls.push(init?.method ?? "GET");
+    return new Response("", { status: status(calls.length) });
   };
   try {
+    await body(calls);
+  } finally {
+    globalThis.fetch = real;
+  }
+}
+
+test("statusCodes: a number outside 100-599 (or not an integer) is a RangeError, another type a TypeError, naming the item", async () => {
+  await withStubFetch(async (calls) => {
     const cases = [
       [[99], RangeError, "statusCodes[0] must be HTTP statuses (integers 100-599); received 99"],
       [[503, 600], RangeError, "statusCodes[1] must be HTTP statuses (integers 100-599); received 600"],
@@ -34,20 +46,12 @@ test("statusCodes: a number outside 100-599 (or not an integer) is a RangeError,
     // The ends of the range are statuses.
     const r = await fetchWithRetry("http://127.0.0.1:9/", undefined, { statusCodes: [100, 599] });
     assert.equal(r.status, 200);
-    assert.equal(sent, 1);
-  } finally {
-    globalThis.fetch = real;
-  }
+    assert.equal(calls.length, 1);
+  });
 });
 
 test("methods: a name that is not an HTTP token (a space, a line break, a comma, a non-ASCII letter) is a TypeError naming the item; any case of a token is accepted", async () => {
-  const real = globalThis.fetch;
-  const seen = [];
-  globalThis.fetch = async (input, init) => {
-    seen.push(init?.method ?? "GET");
-    return new Response("", { status: seen.length === 1 ? 503 : 200 });
-  };
-  try {
+  await withStubFetch(async (seen) => {
     for (const [i, name] of [[0, " GET"], [0, "GET\n"], [1, "G ET"], [0, "GET,PUT"], [0, "G\u00c9T"]]) {
       const methods = i === 0 ? [name] : ["PUT", name];
       await assert.rejects(fetchWithRetry("http://127.0.0.1:9/", undefined, { methods }), (e) => e.constructor === TypeError && e.message === `methods[${i}] must be method names (text); received ${JSON.stringify(name)}`);
@@ -56,19 +60,11 @@ test("methods: a name that is not an HTTP token (a space, a line break, a comma,
     const r = await fetchWithRetry("http://127.0.0.1:9/", { method: "PATCH" }, { methods: ["patch", "M-SEARCH", "X_1!"], policy: 0, retries: 1 });
     assert.equal(r.status, 200);
     assert.deepEqual(seen, ["PATCH", "PATCH"]);
-  } finally {
-    globalThis.fetch = real;
-  }
+  }, (n) => (n === 1 ? 503 : 200));
 });
 
 test("methods: a hole, an empty name or another type is a TypeError naming the item; a list that cannot be read names methods", async () => {
-  const real = globalThis.fetch;
-  let sent = 0;
-  globalThis.fetch = async () => {
-    sent++;
-    return new Response("");
-  };
-  try {
+  await withStubFetch(async (calls) => {
     const { proxy, revoke } = Proxy.revocable([], {});
     revoke();
     const cases = [
@@ -85,28 +81,18 @@ test("methods: a hole, an empty name or another type is a TypeError naming the i
     const p = fetchWithRetry("http://127.0.0.1:9/", undefined, { methods });
     methods[0] = 7;
     assert.equal((await p).status, 200);
-    assert.equal(sent, 1);
-  } finally {
-    globalThis.fetch = real;
-  }
+    assert.equal(calls.length, 1);
+  });
 });
 
 test("an input or init.headers that cannot be read is the package's TypeError naming it, with the engine's error as cause; nothing is sent", async () => {
-  const real = globalThis.fetch;
-  let sent = 0;
-  globalThis.fetch = async () => {
-    sent++;
-    return new Response("");
-  };
-  try {
+  await withStubFetch(async (calls) => {
     const headers = Proxy.revocable({}, {});
     headers.revoke();
     await assert.rejects(fetchWithRetry(Symbol("url")), (e) => e.constructor === TypeError && e.cause instanceof TypeError &&
       e.message === "input must be a URL, URL text or a Request that can be read; received a symbol");
     await assert.rejects(fetchWithRetry("http://127.0.0.1:9/", { headers: headers.proxy }), (e) => e.constructor === TypeError && e.cause instanceof TypeError &&
       e.message === "init must be an object that can be read; received an object");
-    assert.equal(sent, 0);
-  } finally {
-    globalThis.fetch = real;
-  }
+    assert.equal(calls.length, 0);
+  });
 });
