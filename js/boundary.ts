@@ -1,6 +1,6 @@
 // Generated from src/boundary.rs; do not edit. The Rust test `boundary::tests::generated_file_is_current`
 // fails when this file and that module disagree; `BOUNDARY_WRITE=1 cargo test -q --lib boundary::` rewrites it.
-// The numbers both sides of the wasm boundary share.
+// The numbers both sides of the wasm boundary share (all before the first list, so that bundlers inline them).
 export const TAG_UNDEFINED = 0;
 export const TAG_NUMBER = 1;
 export const TAG_STRING = 2;
@@ -58,20 +58,6 @@ export const SIGIL_MAX_ATTEMPTS = 8;
 export const SIGIL_BASE_DELAY_MS = 1000;
 export const SIGIL_MAX_DELAY_MS = 3600000;
 export const MAX_STEPS = 1000;
-export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
-export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;
-/** The option names and expected wordings of errors, by the id a wasm check records. */
-export const WORDING = ["an option name", "interval", "base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "seed", "maxAttempts", "random", "attempt", "options", "baseDelayMs", "maxDelayMs", "state.seed", "items", "items.length", "state.words", "state.words.length", "min", "an integer >= 1", "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)", "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)", "a non-negative number", "0 (no jitter) or a number in (0, 1]", "a function returning numbers in [0, 1]", "a finite number >= 1", "a non-negative safe integer", "a non-negative finite duration (ms, or text such as \"5 seconds\")", "a duration >= base", "a finite number", "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts", "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", "a source of draws in [0, 1]", "a source whose float({}, {}) stays in that range", "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]", "a non-empty array of at most 1000 durations", "left out when steps are given (steps and curve options exclude each other)", "given (or steps instead)", "\"exponential\", \"linear\" or \"constant\"", "left out unless growth is \"exponential\"", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", "set for \"decorrelated\" jitter (it needs a cap)", "a string or a number", "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", "an object or undefined", "a string or a finite number", "an array", "a non-empty array", "an integer from {} to {}", "an array of four unsigned 32-bit integers", "4", "an unsigned 32-bit integer", "a safe integer", "an integer >= min", "given with a seed or a random stream (the Rust API has no default source)"];
-/** Duration units: short name, long name (singular; the plural adds `s`), milliseconds. */
-export const DURATION_UNITS = [["ms", "millisecond", 1], ["s", "second", 1000], ["m", "minute", 60000], ["h", "hour", 3600000], ["d", "day", 86400000], ["w", "week", 604800000]] as const;
-/** HTTP-date day names (IMF-fixdate, asctime), Monday first. */
-export const HTTP_SHORT_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
-/** HTTP-date day names of RFC 850 dates, Monday first. */
-export const HTTP_LONG_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
-/** HTTP-date month names, January first, three letters each. */
-export const HTTP_MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** The HTTP-date layouts as templates (see the Rust parser, `core::http_date`). */
-export const HTTP_LAYOUTS = ["w, 00 m 2222 33:44:55 GMT", "w m _0 33:44:55 2222", "l, 00-m-22 33:44:55 GMT"] as const;
 // The fields of BACKOFF calls: index = input slot pair and blamed value.
 export const BACKOFF_BASE = 0;
 export const BACKOFF_GROWTH = 1;
@@ -85,7 +71,6 @@ export const BACKOFF_RANDOM = 8;
 export const BACKOFF_SEED = 9;
 export const BACKOFF_ATTEMPTS = 10;
 export const BACKOFF_NAME = 11;
-export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts", "name"] as const;
 /** `BACKOFF_FIELDS.slice(0, 11)`: the option names, in the order messages list them. */
 export const BACKOFF_OPTIONS_FROM = 0;
 export const BACKOFF_OPTIONS_TO = 11;
@@ -100,7 +85,24 @@ export const SIGIL_RANDOM = 6;
 export const SIGIL_SEED = 7;
 export const SIGIL_ATTEMPTS = 8;
 export const SIGIL_NAME = 9;
-export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
 /** `SIGIL_FIELDS.slice(3, 9)`: the option names, in the order messages list them. */
 export const SIGIL_OPTIONS_FROM = 3;
 export const SIGIL_OPTIONS_TO = 9;
+/** The names of the fields of BACKOFF calls, by index. */
+export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts", "name"] as const;
+/** The names of the fields of SIGIL calls, by index. */
+export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
+export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
+export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;
+/** The option names and expected wordings of errors, by the id a wasm check records. */
+export const WORDING = ["an option name", "interval", "base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "seed", "maxAttempts", "random", "attempt", "options", "baseDelayMs", "maxDelayMs", "state.seed", "items", "items.length", "state.words", "state.words.length", "min", "an integer >= 1", "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)", "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)", "a non-negative number", "0 (no jitter) or a number in (0, 1]", "a function returning numbers in [0, 1]", "a finite number >= 1", "a non-negative safe integer", "a non-negative finite duration (ms, or text such as \"5 seconds\")", "a duration >= base", "a finite number", "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts", "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", "a source of draws in [0, 1]", "a source whose float({}, {}) stays in that range", "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]", "a non-empty array of at most 1000 durations", "left out when steps are given (steps and curve options exclude each other)", "given (or steps instead)", "\"exponential\", \"linear\" or \"constant\"", "left out unless growth is \"exponential\"", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", "set for \"decorrelated\" jitter (it needs a cap)", "a string or a number", "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", "an object or undefined", "a string or a finite number", "an array", "a non-empty array", "an integer from {} to {}", "an array of four unsigned 32-bit integers", "4", "an unsigned 32-bit integer", "a safe integer", "an integer >= min", "given with a seed or a random stream (the Rust API has no default source)"];
+/** Duration units: short name, long name (singular; the plural adds `s`), milliseconds. */
+export const DURATION_UNITS = [["ms", "millisecond", 1], ["s", "second", 1000], ["m", "minute", 60000], ["h", "hour", 3600000], ["d", "day", 86400000], ["w", "week", 604800000]] as const;
+/** HTTP-date day names (IMF-fixdate, asctime), Monday first. */
+export const HTTP_SHORT_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
+/** HTTP-date day names of RFC 850 dates, Monday first. */
+export const HTTP_LONG_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+/** HTTP-date month names, January first, three letters each. */
+export const HTTP_MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+/** The HTTP-date layouts as templates (see the Rust parser, `core::http_date`). */
+export const HTTP_LAYOUTS = ["w, 00 m 2222 33:44:55 GMT", "w m _0 33:44:55 2222", "l, 00-m-22 33:44:55 GMT"] as const;

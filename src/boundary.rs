@@ -367,15 +367,37 @@ fn names_of(wording: crate::core::wording::T) -> Vec<&'static str> {
 /// (`BACKOFF_FIELDS`) and where its options are among them, as TypeScript constants.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn typescript() -> String {
+    // Numbers first, lists after: esbuild inlines an imported constant only when it is
+    // declared before the module's first statement that is not a literal constant, and the
+    // JS reads these indexes on every compile and delay.
     let mut out = String::from(
         "// Generated from src/boundary.rs; do not edit. The Rust test `boundary::tests::generated_file_is_current`\n\
          // fails when this file and that module disagree; `BOUNDARY_WRITE=1 cargo test -q --lib boundary::` rewrites it.\n\
-         // The numbers both sides of the wasm boundary share.\n",
+         // The numbers both sides of the wasm boundary share (all before the first list, so that bundlers inline them).\n",
     );
+    let mut lists = String::new();
     for (name, value) in TABLE {
         out.push_str(&format!("export const {name} = {value};\n"));
     }
     let list = |names: &[&str]| names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
+    for (prefix, table) in [("BACKOFF", BACKOFF_FIELDS), ("SIGIL", SIGIL_FIELDS)] {
+        out.push_str(&format!("// The fields of {prefix} calls: index = input slot pair and blamed value.\n"));
+        for (i, f) in table.iter().enumerate() {
+            out.push_str(&format!("export const {prefix}_{} = {i};\n", f.id));
+        }
+        let first = table.iter().position(|f| f.option).unwrap_or(0);
+        let end = first + table.iter().filter(|f| f.option).count();
+        out.push_str(&format!(
+            "/** `{prefix}_FIELDS.slice({first}, {end})`: the option names, in the order messages list them. */\n"
+        ));
+        out.push_str(&format!(
+            "export const {prefix}_OPTIONS_FROM = {first};\nexport const {prefix}_OPTIONS_TO = {end};\n"
+        ));
+        let names: Vec<&str> = table.iter().map(|f| f.name).collect();
+        lists.push_str(&format!("/** The names of the fields of {prefix} calls, by index. */\n"));
+        lists.push_str(&format!("export const {prefix}_FIELDS = [{}] as const;\n", list(&names)));
+    }
+    out.push_str(&lists);
     out.push_str(&format!("export const GROWTH_NAMES = [{}] as const;\n", list(&GROWTH_NAMES)));
     out.push_str(&format!("export const JITTER_NAMES = [{}] as const;\n", list(&JITTER_NAMES)));
     out.push_str("/** The option names and expected wordings of errors, by the id a wasm check records. */\n");
@@ -401,22 +423,6 @@ pub fn typescript() -> String {
     let layouts = date::LAYOUTS.iter().map(|l| text(l));
     out.push_str("/** The HTTP-date layouts as templates (see the Rust parser, `core::http_date`). */\n");
     out.push_str(&format!("export const HTTP_LAYOUTS = [{}] as const;\n", layouts.collect::<Vec<_>>().join(", ")));
-    for (prefix, table) in [("BACKOFF", BACKOFF_FIELDS), ("SIGIL", SIGIL_FIELDS)] {
-        out.push_str(&format!("// The fields of {prefix} calls: index = input slot pair and blamed value.\n"));
-        for (i, f) in table.iter().enumerate() {
-            out.push_str(&format!("export const {prefix}_{} = {i};\n", f.id));
-        }
-        let names: Vec<&str> = table.iter().map(|f| f.name).collect();
-        out.push_str(&format!("export const {prefix}_FIELDS = [{}] as const;\n", list(&names)));
-        let first = table.iter().position(|f| f.option).unwrap_or(0);
-        let end = first + table.iter().filter(|f| f.option).count();
-        out.push_str(&format!(
-            "/** `{prefix}_FIELDS.slice({first}, {end})`: the option names, in the order messages list them. */\n"
-        ));
-        out.push_str(&format!(
-            "export const {prefix}_OPTIONS_FROM = {first};\nexport const {prefix}_OPTIONS_TO = {end};\n"
-        ));
-    }
     out
 }
 
@@ -449,6 +455,17 @@ mod tests {
     #[test]
     fn generated_file_is_current() {
         check_generated("js/boundary.ts", &typescript(), WRITE, "src/boundary.rs generates", "boundary");
+    }
+
+    #[test]
+    fn every_number_is_declared_before_the_first_list() {
+        // A bundler inlines only the constants above the first statement that is not one.
+        let number = |l: &str| l.split(" = ").nth(1).is_some_and(|v| v.trim_end_matches(';').parse::<f64>().is_ok());
+        let text = typescript();
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("export const ")).collect();
+        let first_list = lines.iter().position(|l| !number(l)).unwrap();
+        let late = lines[first_list..].iter().find(|l| number(l));
+        assert!(late.is_none(), "a number after the first list: {late:?}");
     }
 
     #[test]
