@@ -1,6 +1,7 @@
 // Instructions per operation of two benchmark loops, counted by valgrind's callgrind: the
 // difference between a run of N operations and a run of none, both after the same warm-up,
-// divided by N (`node --single-threaded`, so no background compile or GC thread is counted).
+// divided by N (`node --single-threaded`, so no background compile or GC thread is counted;
+// fixed hash and random seeds, so two runs of one build count the same).
 // Steadier than time on a shared machine; not part of `npm test` (needs valgrind).
 //
 //   node bench/instructions.mjs [createBackoff|fluent] [N]
@@ -28,7 +29,7 @@ if (mode === "--run") {
   const self = fileURLToPath(import.meta.url);
   const count = (k, ops) => {
     const r = spawnSync("valgrind", ["--tool=callgrind", "--smc-check=all", "--callgrind-out-file=/dev/null",
-      process.execPath, "--single-threaded", self, "--run", k, String(ops)], { encoding: "utf8" });
+      process.execPath, "--single-threaded", "--hash-seed=1", "--random-seed=1", self, "--run", k, String(ops)], { encoding: "utf8" });
     const m = /Collected : (\d+)/.exec(r.stderr ?? "");
     if (!m) throw new Error(`valgrind did not run: ${r.error?.message ?? r.stderr}`);
     return Number(m[1]);

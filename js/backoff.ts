@@ -14,7 +14,7 @@ import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
 import { fail, failed, invalid, RANGE, readable, TYPE } from "./errors.js";
 import {
-  BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
+  BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, backoffField, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
   REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
@@ -164,9 +164,6 @@ function blank(): Values {
   return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
 }
 
-/** The field of each option name (`BACKOFF_FIELDS`), made on first use. */
-let fieldOf: Map<string, number> | undefined;
-
 /**
  * The option values of an options object, each own enumerable option read once, in the
  * order `Object.keys` lists them; the first key that is not an option name is kept in
@@ -183,12 +180,11 @@ function valuesOf(options: object): Values {
     // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
     throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
   }
-  const fields = (fieldOf ??= new Map(BACKOFF_FIELDS.slice(BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO).map((k, i) => [k, i + BACKOFF_OPTIONS_FROM])));
   const v = blank();
   try {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      const f = fields.get(key);
+      const f = backoffField(key);
       if (f !== undefined) v[f] = (options as Record<string, unknown>)[key];
       else if (v[BACKOFF_NAME] === undefined) v[BACKOFF_NAME] = key;
     }
@@ -586,6 +582,8 @@ function code(list: readonly string[], v: unknown, offset: number): number {
 const CACHED = 256;
 /** The option values of each cached record, by slot (a hash of the values, {@link recordOf}). */
 const cachedValues: (Values | undefined)[] = new Array<Values | undefined>(CACHED).fill(undefined);
+/** The fields given in them (bit `f` for field `f`; -1 for an empty slot, which no values have). */
+const cachedGiven = new Int32Array(CACHED).fill(-1);
 /** The records wasm compiled from them. */
 const cachedRecords: (readonly number[] | undefined)[] = new Array<readonly number[] | undefined>(CACHED).fill(undefined);
 /**
@@ -600,7 +598,6 @@ function hashPart(x: unknown): number {
 function same(a: unknown, b: unknown): boolean {
   // By type first, so that each `===` compares two values of one known type (no generic comparison).
   if (typeof a === "number") return typeof b === "number" && a === b && (a !== 0 || 1 / a === 1 / b);
-  if (a === undefined) return b === undefined;
   return typeof a === "string" && typeof b === "string" && a === b;
 }
 
@@ -615,26 +612,39 @@ function same(a: unknown, b: unknown): boolean {
  */
 function recordOf(v: Values, fluent: boolean): number[] {
   if (v[BACKOFF_STEPS] !== undefined || v[BACKOFF_RANDOM] !== undefined || v[BACKOFF_NAME] !== undefined) return compile(v, fluent);
+  // The fields given (a bit each) and a hash of their values: two cached values with the
+  // same fields given are the same when those fields are.
+  let given = 0;
   let h = 0;
-  for (let f = 0; f < BACKOFF_NAME; f++) h = Math.imul(h ^ hashPart(v[f]), 0x9e3779b1);
+  for (let f = 0; f < BACKOFF_NAME; f++) {
+    const x = v[f];
+    if (x !== undefined) {
+      given |= 1 << f;
+      h = Math.imul(h ^ hashPart(x), 0x9e3779b1);
+    }
+  }
   // The high bits folded into the low ones, which pick the slot.
-  h = Math.imul(h ^ h >>> 15, 0x2c1b3c6d);
+  h = Math.imul(h ^ given ^ h >>> 15, 0x2c1b3c6d);
   const slot = (h ^ h >>> 12) & (CACHED - 1);
   // Two slots per hash, the pair `slot` and `slot ^ 1`: a new entry takes a free one of them,
   // else replaces the one in `slot`.
-  if (sameValues(cachedValues[slot], v)) return cachedRecords[slot] as number[];
-  if (sameValues(cachedValues[slot ^ 1], v)) return cachedRecords[slot ^ 1] as number[];
+  if (cachedGiven[slot] === given && sameGiven(cachedValues[slot] as Values, v, given)) return cachedRecords[slot] as number[];
+  if (cachedGiven[slot ^ 1] === given && sameGiven(cachedValues[slot ^ 1] as Values, v, given)) return cachedRecords[slot ^ 1] as number[];
   const rec = compile(v, fluent);
   const at = cachedValues[slot] !== undefined && cachedValues[slot ^ 1] === undefined ? slot ^ 1 : slot;
   cachedValues[at] = v;
+  cachedGiven[at] = given;
   cachedRecords[at] = rec;
   return rec;
 }
 
-/** Whether the cached values `c` are those of `v`, option by option (`same`). */
-function sameValues(c: Values | undefined, v: Values): boolean {
-  if (c === undefined) return false;
-  for (let f = 0; f < BACKOFF_NAME; f++) if (!same(c[f], v[f])) return false;
+/** Whether the values `c` and `v`, both with the fields `given` given (and no other), are the same, option by option (`same`). */
+function sameGiven(c: Values, v: Values, given: number): boolean {
+  for (let m = given; m !== 0; m &= m - 1) {
+    // The lowest bit left: its field.
+    const f = 31 - Math.clz32(m & -m);
+    if (!same(c[f], v[f])) return false;
+  }
   return true;
 }
 

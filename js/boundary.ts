@@ -92,10 +92,27 @@ export const SIGIL_OPTIONS_TO = 9;
 export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts", "name"] as const;
 /** The names of the fields of SIGIL calls, by index. */
 export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
+/** The field (`BACKOFF_*`) of the `createBackoff` option named `key`, or `undefined`. */
+export function backoffField(key: string): number | undefined {
+  switch (key) {
+    case "base": return 0;
+    case "growth": return 1;
+    case "factor": return 2;
+    case "max": return 3;
+    case "cap": return 4;
+    case "steps": return 5;
+    case "free": return 6;
+    case "jitter": return 7;
+    case "random": return 8;
+    case "seed": return 9;
+    case "maxAttempts": return 10;
+  }
+  return undefined;
+}
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;
 /** The option names and expected wordings of errors, by the id a wasm check records. */
-export const WORDING = ["an option name", "interval", "base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "seed", "maxAttempts", "random", "attempt", "options", "baseDelayMs", "maxDelayMs", "state.seed", "items", "items.length", "state.words", "state.words.length", "min", "an integer >= 1", "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)", "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)", "a non-negative number", "0 (no jitter) or a number in (0, 1]", "a function returning numbers in [0, 1]", "a finite number >= 1", "a non-negative safe integer", "a non-negative finite duration (ms, or text such as \"5 seconds\")", "a duration >= base", "a finite number", "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts", "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", "a source of draws in [0, 1]", "a source whose float({}, {}) stays in that range", "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]", "a non-empty array of at most 1000 durations", "left out when steps are given (steps and curve options exclude each other)", "given (or steps instead)", "\"exponential\", \"linear\" or \"constant\"", "left out unless growth is \"exponential\"", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", "set for \"decorrelated\" jitter (it needs a cap)", "a string or a number", "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", "an object or undefined", "a string or a finite number", "an array", "a non-empty array", "an integer from {} to {}", "an array of four unsigned 32-bit integers", "4", "an unsigned 32-bit integer", "a safe integer", "an integer >= min", "given with a seed or a random stream (the Rust API has no default source)"];
+export const WORDING = ["an option name", "interval", "base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "seed", "maxAttempts", "random", "attempt", "options", "baseDelayMs", "maxDelayMs", "state.seed", "items", "items.length", "state.words", "state.words.length", "min", "an integer >= 1", "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)", "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)", "a non-negative number", "0 (no jitter) or a number in (0, 1]", "a function returning numbers in [0, 1]", "a finite number >= 1", "a non-negative safe integer", "a non-negative finite duration (ms, or text such as \"5 seconds\")", "a duration >= base", "a finite number", "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts", "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", "a source of draws in [0, 1]", "a source whose float({}, {}) stays in that range", "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]", "a non-empty array of at most 1000 durations", "left out when steps are given (steps and curve options exclude each other)", "given (or steps instead)", "\"exponential\", \"linear\" or \"constant\"", "left out unless growth is \"exponential\"", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", "set for \"decorrelated\" jitter (it needs a cap)", "a string or a number", "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", "an object or undefined", "a string or a finite number", "an array", "a non-empty array", "an integer from {} to {}", "an array of four unsigned 32-bit integers", "4", "an unsigned 32-bit integer", "a safe integer", "an integer >= min", ""];
 /** Duration units: short name, long name (singular; the plural adds `s`), milliseconds. */
 export const DURATION_UNITS = [["ms", "millisecond", 1], ["s", "second", 1000], ["m", "minute", 60000], ["h", "hour", 3600000], ["d", "day", 86400000], ["w", "week", 604800000]] as const;
 /** HTTP-date day names (IMF-fixdate, asctime), Monday first. */

@@ -46,6 +46,20 @@ test("a fluent chain and createBackoff with the same options give the same waits
   assert.deepEqual(plain.schedule(), [266, 511, 1091, 1707, 1963, 1981, 1854]);
 });
 
+test("the same values under other options are other policies: max is not cap, free is not maxAttempts", () => {
+  // Each pair has equal values in other fields, one after the other (a cache keyed by the values alone would mix them).
+  const asMax = createBackoff({ base: 1000, max: 1500, jitter: 0.5, seed: "m" });
+  const asCap = createBackoff({ base: 1000, cap: 1500, jitter: 0.5, seed: "m" });
+  assert.deepEqual(asMax.toJSON(), { growth: "exponential", base: 1000, factor: 2, max: 1500, free: 0, jitter: 0.5, seed: "m" });
+  assert.deepEqual(asCap.toJSON(), { growth: "exponential", base: 1000, factor: 2, cap: 1500, free: 0, jitter: 0.5, seed: "m" });
+  assert.equal([1, 2, 3, 4].some((n) => asMax.delay(n) > 1500), true);
+  assert.equal([1, 2, 3, 4].every((n) => asCap.delay(n) <= 1500), true);
+  const free = createBackoff({ base: 10, free: 3 });
+  const attempts = createBackoff({ base: 10, maxAttempts: 3 });
+  assert.deepEqual([free.attempts, free.delay(1), free.delay(4)], [undefined, 0, 10]);
+  assert.deepEqual([attempts.attempts, attempts.delay(1), attempts.delay(4)], [3, 10, 80]);
+});
+
 test("thousands of distinct policies, built twice in different orders, each answer as when built alone", () => {
   const optionsOf = (i) => ({ base: 10 + (i % 97), max: 1000 + (i % 13) * 7, jitter: (i % 5) / 8, seed: `s${i % 11}`, free: i % 3, maxAttempts: 3 + (i % 4) });
   const first = [];
