@@ -173,15 +173,8 @@ export function load(rec: readonly number[]): void {
  */
 export function compiled(len: number): number[] {
   const r = reg();
-  let rec: number[];
-  if (len === 16) {
-    // A curve's record (the header alone, `REC_HEADER` doubles, 16 today): a literal of that
-    // length is about twice as fast as the loop; any other length takes the loop.
-    rec = [r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!, r[6]!, r[7]!, r[8]!, r[9]!, r[10]!, r[11]!, r[12]!, r[13]!, r[14]!, r[15]!];
-  } else {
-    rec = new Array(len); // filled at once: cheaper than growing it by push
-    for (let i = 0; i < len; i++) rec[i] = r[i] as number;
-  }
+  const rec: number[] = new Array(len); // filled at once: cheaper than growing it by push
+  for (let i = 0; i < len; i++) rec[i] = r[i] as number;
   loaded = rec;
   epoch++;
   return rec;

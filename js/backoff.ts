@@ -14,10 +14,10 @@ import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
 import { fail, failed, invalid, RANGE, readable, TYPE } from "./errors.js";
 import {
-  BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, backoffField, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
+  BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
-  REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
+  readBackoffOption, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "./boundary.js";
 import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
@@ -184,9 +184,7 @@ function valuesOf(options: object): Values {
   try {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      const f = backoffField(key);
-      if (f !== undefined) v[f] = (options as Record<string, unknown>)[key];
-      else if (v[BACKOFF_NAME] === undefined) v[BACKOFF_NAME] = key;
+      if (!readBackoffOption(options as Record<string, unknown>, key, v) && v[BACKOFF_NAME] === undefined) v[BACKOFF_NAME] = key;
     }
   } catch (e) {
     // A getter that throws: named as such, with what it threw as the `cause`.

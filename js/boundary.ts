@@ -92,22 +92,25 @@ export const SIGIL_OPTIONS_TO = 9;
 export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts", "name"] as const;
 /** The names of the fields of SIGIL calls, by index. */
 export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
-/** The field (`BACKOFF_*`) of the `createBackoff` option named `key`, or `undefined`. */
-export function backoffField(key: string): number | undefined {
+/**
+ * Reads `createBackoff` option `key` of `options` into its field (`BACKOFF_*`) of `values`;
+ * false when `key` is not an option name (nothing is read).
+ */
+export function readBackoffOption(options: Record<string, unknown>, key: string, values: unknown[]): boolean {
   switch (key) {
-    case "base": return 0;
-    case "growth": return 1;
-    case "factor": return 2;
-    case "max": return 3;
-    case "cap": return 4;
-    case "steps": return 5;
-    case "free": return 6;
-    case "jitter": return 7;
-    case "random": return 8;
-    case "seed": return 9;
-    case "maxAttempts": return 10;
+    case "base": values[0] = options.base; return true;
+    case "growth": values[1] = options.growth; return true;
+    case "factor": values[2] = options.factor; return true;
+    case "max": values[3] = options.max; return true;
+    case "cap": values[4] = options.cap; return true;
+    case "steps": values[5] = options.steps; return true;
+    case "free": values[6] = options.free; return true;
+    case "jitter": values[7] = options.jitter; return true;
+    case "random": values[8] = options.random; return true;
+    case "seed": values[9] = options.seed; return true;
+    case "maxAttempts": values[10] = options.maxAttempts; return true;
   }
-  return undefined;
+  return false;
 }
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;

@@ -60,6 +60,20 @@ test("the same values under other options are other policies: max is not cap, fr
   assert.deepEqual([attempts.attempts, attempts.delay(1), attempts.delay(4)], [3, 10, 80]);
 });
 
+test("each own option is read once, in the order the keys are listed; unknown and inherited keys are not read", () => {
+  const reads = [];
+  const watched = (target) => new Proxy(target, { get(t, k, r) { reads.push(k); return Reflect.get(t, k, r); } });
+  assert.equal(createBackoff(watched({ jitter: 0.5, base: 10, seed: "s" })).delay(2), 16);
+  assert.deepEqual(reads.splice(0), ["jitter", "base", "seed"]);
+  assert.throws(() => createBackoff(watched({ max: 50, bogus: 1, base: 10 })), { name: "TypeError", message: /an option name must be one of .*; received "bogus"/ });
+  assert.deepEqual(reads.splice(0), ["max", "base"]);
+  // `base` on the prototype is not an option of this object.
+  assert.throws(() => createBackoff(Object.create({ base: 5 })), { name: "TypeError", message: "base must be given (or steps instead); received undefined" });
+  let got = 0;
+  assert.equal(createBackoff({ get base() { got++; return 7; }, max: 100 }).delay(1), 7);
+  assert.equal(got, 1);
+});
+
 test("thousands of distinct policies, built twice in different orders, each answer as when built alone", () => {
   const optionsOf = (i) => ({ base: 10 + (i % 97), max: 1000 + (i % 13) * 7, jitter: (i % 5) / 8, seed: `s${i % 11}`, free: i % 3, maxAttempts: 3 + (i % 4) });
   const first = [];
