@@ -177,7 +177,8 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
  * Returns -1 (BullMQ: do not retry, move the job to the failed set, where it
  * stays for inspection or a manual retry) once `attemptsMade` reaches the
  * policy's `maxAttempts`, or for an endless wait (`Infinity`, an uncapped
- * curve's overflow). A wait of 0 (a free attempt) retries at once.
+ * curve's overflow). A wait of 0 (a free attempt) retries at once; a -0 wait
+ * (a policy with a -0 base) is returned as 0.
  *
  * @param policy a `Backoff`, or a fixed wait (ms or duration text).
  * @returns `(attemptsMade, type, err, job) => ms`; it ignores `type` and `err`
@@ -195,6 +196,8 @@ export function bullmqBackoff(policy: RetryPolicy): BullBackoffStrategy {
     if (p.attempts !== undefined && attemptsMade >= p.attempts) return -1;
     const id = readable("job", "a BullMQ job whose id can be read", job, () => (typeof job === "object" && job !== null ? job.id : undefined));
     const ms = keyed(p, id, "job.id").delay(attemptsMade);
-    return ms === Infinity ? -1 : Math.ceil(ms);
+    // `+ 0`: a -0 wait (a -0 base) is returned as 0, a count of ms (BullMQ retries at once
+    // on either: it delays the job only for a truthy wait).
+    return ms === Infinity ? -1 : Math.ceil(ms) + 0;
   };
 }

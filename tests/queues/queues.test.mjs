@@ -170,6 +170,29 @@ test("bullmqBackoff: policy.delay(attemptsMade) in whole ms, keyed by job.id; -1
   assert.equal(bullmqBackoff(seeded)(2, "custom", undefined, { id: "1" }), seeded.delay(2));
 });
 
+test("a -0 wait (a -0 base) is 0 ms for BullMQ and 0 s for Queues, never -0", async () => {
+  const { queueRetryDelaySeconds } = await import("../../pkg/dist/esm/retry.js");
+  const sign = (x) => (Object.is(x, -0) ? "-0" : String(x));
+  const policies = [
+    createBackoff({ base: -0 }),
+    createBackoff({ base: 0, max: -0 }),
+    createBackoff({ base: -0, growth: "constant", maxAttempts: 5 }),
+    createBackoff({ base: -0, jitter: 0.2 }), // keyed by the job's or message's id
+  ];
+  // The policies themselves wait -0, as the originals do.
+  assert.deepEqual(policies.map((p) => sign(p.seed("1").delay(2))), ["-0", "-0", "-0", "-0"]);
+  assert.deepEqual(policies.map((p) => sign(bullmqBackoff(p)(2, "custom", undefined, { id: "1" }))), ["0", "0", "0", "0"]);
+  assert.deepEqual(policies.map((p) => sign(queueRetryDelaySeconds(p, 2))), ["0", "0", "0", "0"]);
+  for (const p of policies) {
+    const m = message("1", 2);
+    assert.equal(sign(retryMessage(m, p)), "0");
+    assert.equal(sign(m.calls[0][1].delaySeconds), "0");
+    const floored = message("1", 2);
+    assert.equal(sign(retryMessage(floored, p, { retryAfter: "0" })), "0");
+    assert.equal(sign(floored.calls[0][1].delaySeconds), "0");
+  }
+});
+
 test("bullmqBackoff: bad arguments throw the package's errors", () => {
   assert.throws(() => bullmqBackoff({ base: 1 }), { name: "TypeError", message: "policy must be a Backoff, a number of ms or duration text; received an object" });
   assert.throws(() => bullmqBackoff(undefined), TypeError);
