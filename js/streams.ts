@@ -19,7 +19,11 @@ export type Seed = string | number;
 
 /** The resumable state of a seeded stream: plain JSON. */
 export interface RandomState {
-  /** The stream's seed, as given to `createRandom` (a string or a number). */
+  /**
+   * The stream's seed, as given to `createRandom` (a string or a number); a `NaN` or infinite
+   * number as its text (`"NaN"`, `"Infinity"`, `"-Infinity"`), which JSON keeps (it would write
+   * the number as `null`) and which draws the same stream (the hash reads `String(seed)`).
+   */
   seed: Seed;
   /** The four sfc32 state words, each an unsigned 32-bit integer. */
   words: [number, number, number, number];
@@ -68,7 +72,10 @@ export interface SeededRandom extends Random {
   readonly seed: Seed;
   /** An independent stream seeded with `` `${seed} ${label}` `` (whatever was drawn so far). @throws TypeError when `label` is neither a string nor a number. */
   derive(label: string | number): SeededRandom;
-  /** The state to resume from with `restoreRandom` (plain JSON). */
+  /**
+   * The state to resume from with `restoreRandom`: plain JSON, which `JSON.stringify` and
+   * `JSON.parse` give back whole (a `NaN` or infinite number seed is written as its text).
+   */
   state(): RandomState;
 }
 
@@ -240,7 +247,12 @@ class Seeded extends RandomBase implements SeededRandom {
     return createRandom(`${this.seed} ${label}`);
   };
 
-  readonly state = (): RandomState => ({ seed: this.seed, words: this.#state.read() });
+  // A NaN or infinite number seed as its text, so that the state survives JSON (draws read
+  // `String(seed)`, the same text).
+  readonly state = (): RandomState => {
+    const seed = this.seed;
+    return { seed: typeof seed === "string" || Number.isFinite(seed) ? seed : String(seed), words: this.#state.read() };
+  };
 }
 
 /**
@@ -288,7 +300,8 @@ export function seededInt(seed: Seed, min: number, max: number): number {
 /**
  * A seeded stream. `seed` is a string or a number (`String(seed)` is hashed,
  * so `42` and `"42"` give one stream; `1e21` is `"1e+21"`); the stream keeps
- * `seed` as given (`createRandom(7).seed === 7`, and `state().seed` too).
+ * `seed` as given (`createRandom(7).seed === 7`, and `state().seed` too, but for a `NaN` or
+ * infinite number, which `state()` writes as its text so that JSON keeps it).
  *
  * `createRandom(42)`: raw words `floor(next() * 2^32)` are 3833195492,
  * 3563769608, …, as `@sdxc/random`'s.
@@ -338,7 +351,9 @@ function readState(value: unknown, schema: boolean): [problems: [Error, (string 
 /**
  * Resumes a stream from `state()` exactly where it was; accepts every snapshot
  * `state()` writes, before or after a JSON round trip (`seed` a string or a
- * number, as upstream's).
+ * number, as upstream's). The stream's `seed` is the state's: a stream seeded with `NaN`
+ * or an infinite number resumes with its text (`"NaN"`), as `state()` writes it, and draws
+ * the same numbers.
  * @throws TypeError when `state` is not an object (or cannot be read: a revoked
  *   Proxy, a throwing getter), `seed` is neither a string nor a number or
  *   `words` is not an array; RangeError when `words` does not hold exactly four

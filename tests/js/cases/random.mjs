@@ -245,8 +245,38 @@ export default (t, lib, entries) => {
     // Exactly the literal upstream writes for createRandom(7) after one draw, read back from storage.
     const stored = JSON.stringify({ seed: 7, words: createRandom(7).state().words });
     t.eq(raw(restoreRandom(JSON.parse(stored)), 3), raw(createRandom(7), 3), "{ seed: 7, words } from JSON");
-    // NaN and Infinity seeds exist (createRandom hashes "NaN"); their in-memory snapshots restore too.
-    for (const seed of [NaN, Infinity]) t.ok(Object.is(restoreRandom(createRandom(seed).state()).seed, seed), `${seed}`);
+    // NaN and Infinity seeds exist (createRandom hashes "NaN"); a snapshot upstream writes for them
+    // (the number kept in memory) restores too, keeping the number.
+    for (const seed of [NaN, Infinity]) {
+      t.ok(Object.is(restoreRandom({ seed, words: createRandom(seed).state().words }).seed, seed), `${seed}`);
+    }
+  });
+
+  t.test("a NaN or infinite number seed: state() writes its text, so the state survives JSON and resumes the same draws", () => {
+    const validate = lib.RANDOM_STATE_SCHEMA["~standard"].validate;
+    for (const [seed, text] of [[NaN, "NaN"], [Infinity, "Infinity"], [-Infinity, "-Infinity"]]) {
+      const r = createRandom(seed);
+      t.ok(Object.is(r.seed, seed), `createRandom(${text}).seed is the number`);
+      raw(r, 3);
+      const snap = r.state();
+      t.eq(snap.seed, text, `state().seed of ${text}`);
+      const stored = JSON.stringify(snap);
+      t.eq(JSON.parse(stored).seed, text, `${text} after JSON`);
+      const checked = validate(JSON.parse(stored));
+      t.eq(checked.issues, undefined, `the schema takes the stored state of ${text}`);
+      const back = restoreRandom(checked.value);
+      const direct = restoreRandom(snap);
+      t.eq(back.seed, text, `restored seed of ${text}`);
+      const next = raw(r, 6);
+      t.eq(raw(back, 6), next, `${text}: resumes after JSON`);
+      t.eq(raw(direct, 6), next, `${text}: resumes from the object`);
+      // The stream of the number is the stream of its text, from the first draw on.
+      t.eq(raw(createRandom(seed), 9), raw(createRandom(text), 9), `${text}: the number's draws are the text's`);
+      t.eq(raw(back.derive("child"), 2), raw(createRandom(seed).derive("child"), 2), `${text}: derive after restore`);
+      t.eq(JSON.parse(JSON.stringify(back.state())), back.state(), `${text}: a restored stream's state survives JSON again`);
+    }
+    // A string seed "NaN" is a string all the way, as before.
+    t.eq(createRandom("NaN").state().seed, "NaN");
   });
 
   t.test("malformed states: the error names the field and the value", () => {
