@@ -17,7 +17,7 @@ export interface ScheduleSvgOptions {
   scale?: "linear" | "log";
   /** Seeded sample points per retry (default 0), each a real `delay()` of the policy re-keyed with `seed`. */
   samples?: number;
-  /** Seed of the sample points (default `"chart"`). */
+  /** Seed of the sample points (default `"chart"`); given only with `samples` of 1 or more. */
   seed?: string | number;
   /** Title (default: a description of the policy). */
   title?: string;
@@ -110,13 +110,17 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
  * @throws TypeError/RangeError for a bad option (named in the message); TypeError for options
- *   that cannot be read (a revoked Proxy, a throwing getter; the engine's error is the `cause`).
+ *   that are not an object (an array included) or cannot be read (a revoked Proxy, a throwing
+ *   getter; the engine's error is the `cause`), and for a `seed` without `samples` (1 or more).
  */
 export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOptions = {}): string {
   const p = Backoff.from(policy);
   if (opts === null || typeof opts !== "object") throw invalid(TYPE, "options", "an object", opts);
   // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
   const options = readOptions(opts) as ScheduleSvgOptions;
+  // An array is an object too, but never options (asked after readOptions, which reports a
+  // revoked Proxy, on which isArray throws).
+  if (Array.isArray(opts)) throw invalid(TYPE, "options", "an object", opts);
   for (const key in options) {
     if (!SVG_KEYS.includes(key)) throw invalid(TYPE, "an option name", `one of ${SVG_KEYS.join(", ")}`, key);
   }
@@ -126,6 +130,10 @@ export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOp
   const height = integerOption(options.height, "height", 200, 4096, 360);
   const seed = options.seed === undefined ? "chart" : options.seed;
   if (typeof seed !== "string" && typeof seed !== "number") throw invalid(TYPE, "seed", "a string or a number", options.seed);
+  // A seed with no sample point to draw would change nothing.
+  if (options.seed !== undefined && samples === 0) {
+    throw invalid(TYPE, "seed", "given with samples from 1 to 50 (it seeds the sample points)", options.seed);
+  }
   const scale = options.scale ?? "linear";
   if (scale !== "linear" && scale !== "log") throw invalid(TYPE, "scale", '"linear" or "log"', scale);
   const json = p.toJSON();

@@ -103,6 +103,27 @@ test("scheduleSvg: seed is a string or a number (TypeError naming seed otherwise
   assert.ok(scheduleSvg(p, { seed: NaN, samples: 2 }).includes("<circle"));
 });
 
+test("scheduleSvg: options that are an array are a TypeError naming options, even an empty one", () => {
+  const p = Backoff.fixed(1000).maxAttempts(3);
+  for (const opts of [[], [5], Object.assign([], { retries: 2 })]) {
+    assert.throws(() => scheduleSvg(p, opts), { name: "TypeError", message: "options must be an object; received an array" }, JSON.stringify(opts));
+  }
+});
+
+test("scheduleSvg: a seed without sample points is a TypeError naming seed that asks for samples", () => {
+  const p = Backoff.fixed(1000).jitter(0.5).maxAttempts(3);
+  for (const [opts, shown] of [[{ seed: "s" }, '"s"'], [{ seed: 7, retries: 2 }, "7"], [{ seed: "s", samples: 0 }, '"s"'], [{ seed: NaN, samples: undefined }, "NaN"]]) {
+    assert.throws(() => scheduleSvg(p, opts), {
+      name: "TypeError",
+      message: `seed must be given with samples from 1 to 50 (it seeds the sample points); received ${shown}`,
+    });
+  }
+  // With samples the seed is taken; without either, the default seed is not an error.
+  assert.ok(scheduleSvg(p, { seed: "s", samples: 1 }).includes("<circle"));
+  assert.ok(!scheduleSvg(p, { samples: 0 }).includes("<circle"));
+  assert.equal(scheduleSvg(p, { seed: undefined }), scheduleSvg(p));
+});
+
 test("the charts committed under docs/ are what the package draws (npm run docs)", async () => {
   for (const [file, svg] of Object.entries(await docsCharts())) {
     assert.equal(readFileSync(new URL(`../../docs/${file}`, import.meta.url), "utf8"), svg, file);
