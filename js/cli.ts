@@ -146,11 +146,20 @@ const VERSION = typeof __BACKOFF_WASM_VERSION__ === "string" ? __BACKOFF_WASM_VE
 /** A decimal number as typed on a command line (`2`, `-1`, `0.25`, `.5`, `1e3`). */
 const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
+/**
+ * A number flag as a number: decimal text ({@link NUMBER_TEXT}) that a double holds, so
+ * `1e400` (Infinity as a double) is an error quoting what was typed, not a schedule of
+ * Infinity or an option error about a value nobody typed.
+ */
 function numberArg(flag: string, text: string): number {
   if (!NUMBER_TEXT.test(text.trim())) {
     throw new UsageError(`${flag} must be a number; received ${JSON.stringify(text)}`);
   }
-  return Number(text);
+  const n = Number(text);
+  if (!Number.isFinite(n)) {
+    throw new UsageError(`${flag} must be a finite number (at most 1.7976931348623157e308); received ${JSON.stringify(text)}`);
+  }
+  return n;
 }
 
 /**
@@ -160,15 +169,21 @@ function numberArg(flag: string, text: string): number {
  * (durations round as the duration parser does).
  */
 function countArg(flag: string, text: string): number {
-  const n = numberArg(flag, text);
-  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
+  // A count too large for a double (`1e400`, Infinity as one) is too large a whole number too.
+  const n = NUMBER_TEXT.test(text.trim()) ? Number(text) : NaN;
+  if (n === Infinity || (Number.isInteger(n) && !Number.isSafeInteger(n))) {
     throw new UsageError(`${flag} must be a whole number below 2^53 (9007199254740992); received ${JSON.stringify(text)}`);
   }
-  return n;
+  return numberArg(flag, text);
 }
 
-function durationArg(text: string): number | string {
-  return /^\d+$/.test(text.trim()) ? Number(text) : text;
+/**
+ * A duration flag (`--base`, `--max`, an item of `--steps`) as `createBackoff` takes it: a
+ * number of ms (`250`, `1.5`, `1e3`; {@link numberArg}) or else the text, for the duration parser
+ * (`"5s"`, `"2 minutes"`).
+ */
+function durationArg(flag: string, text: string): number | string {
+  return NUMBER_TEXT.test(text.trim()) ? numberArg(flag, text) : text;
 }
 
 interface Row {
@@ -186,21 +201,21 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
     const j = v.jitter as string;
     // A number goes in as a number; any other word as given, so a kind is taken and a
     // misspelt one gets the library's error, which lists the kinds.
-    shared.jitter = NUMBER_TEXT.test(j.trim()) ? Number(j) : j;
+    shared.jitter = NUMBER_TEXT.test(j.trim()) ? numberArg("--jitter", j) : j;
   }
   if (v.seed !== undefined) shared.seed = v.seed;
   if (v.steps !== undefined) {
     for (const flag of ["base", "max", "factor", "growth"]) {
       if (v[flag] !== undefined) throw new UsageError(`--${flag} cannot be combined with --steps`);
     }
-    const steps = (v.steps as string).split(",").map((s) => durationArg(s.trim()));
+    const steps = (v.steps as string).split(",").map((s) => durationArg("--steps", s.trim()));
     return { ...shared, steps } as BackoffOptions;
   }
-  const curve: Record<string, unknown> = { ...shared, base: v.base === undefined ? BASE_DELAY_MS : durationArg(v.base as string) };
+  const curve: Record<string, unknown> = { ...shared, base: v.base === undefined ? BASE_DELAY_MS : durationArg("--base", v.base as string) };
   if (v.growth !== undefined) curve.growth = v.growth;
   if (v.factor !== undefined) curve.factor = numberArg("--factor", v.factor as string);
   if (v.max === undefined) curve.max = MAX_DELAY_MS;
-  else if (v.max !== "none") curve.max = durationArg(v.max as string);
+  else if (v.max !== "none") curve.max = durationArg("--max", v.max as string);
   else if (shared.jitter === "decorrelated") throw new UsageError(`--max none cannot be combined with --jitter decorrelated, which needs a cap`);
   return curve as unknown as BackoffOptions;
 }

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 
 const bin = fileURLToPath(new URL("../../pkg/bin/backoff-wasm.js", import.meta.url));
 const run = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
@@ -81,6 +82,41 @@ test("--max none with decorrelated jitter says which two options conflict, not '
   assert.equal(r.status, 2);
   assert.equal(r.stdout, "");
   assert.equal(r.stderr, "backoff-wasm: --max none cannot be combined with --jitter decorrelated, which needs a cap\n");
+});
+
+test("a number too large for a double (1e400) is a usage error naming the flag and quoting the text, not Infinity", () => {
+  for (const [flag, text, expected] of [
+    ["--factor", "1e400", 'backoff-wasm: --factor must be a finite number (at most 1.7976931348623157e308); received "1e400"\n'],
+    ["--base", "1e400", 'backoff-wasm: --base must be a finite number (at most 1.7976931348623157e308); received "1e400"\n'],
+    ["--max", "2e308", 'backoff-wasm: --max must be a finite number (at most 1.7976931348623157e308); received "2e308"\n'],
+    ["--steps", "10,1e400", 'backoff-wasm: --steps must be a finite number (at most 1.7976931348623157e308); received "1e400"\n'],
+    ["--jitter", "1e400", 'backoff-wasm: --jitter must be a finite number (at most 1.7976931348623157e308); received "1e400"\n'],
+    ["--attempts", "1e400", 'backoff-wasm: --attempts must be a whole number below 2^53 (9007199254740992); received "1e400"\n'],
+    ["--free", "1e400", 'backoff-wasm: --free must be a whole number below 2^53 (9007199254740992); received "1e400"\n'],
+  ]) {
+    const r = run("schedule", `${flag}=${text}`);
+    assert.equal(r.status, 2, `${flag} ${text}`);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, expected);
+  }
+});
+
+test("--base, --max and --steps take what createBackoff takes: ms with a fraction or an exponent, and duration text", () => {
+  const csv = (...args) => {
+    const r = run("schedule", "--format", "csv", ...args);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  assert.equal(csv("--base", "1.5", "--attempts", "4"), "retry,delay_ms,elapsed_ms\n1,1.5,1.5\n2,3,4.5\n3,6,10.5\n");
+  assert.equal(csv("--base", "0.25", "--max", "0.75", "--attempts", "4"), "retry,delay_ms,elapsed_ms\n1,0.25,0.25\n2,0.5,0.75\n3,0.75,1.5\n");
+  assert.equal(csv("--base", ".5", "--max", "1.5e3", "--factor", "1e3", "--attempts", "4"), "retry,delay_ms,elapsed_ms\n1,0.5,0.5\n2,500,500.5\n3,1500,2000.5\n");
+  assert.equal(csv("--steps", "1.5, 2.25,1e1", "--attempts", "5"), "retry,delay_ms,elapsed_ms\n1,1.5,1.5\n2,2.25,3.75\n3,10,13.75\n4,10,23.75\n");
+  assert.equal(csv("--base", "750ms", "--max", "1 second", "--attempts", "3"), "retry,delay_ms,elapsed_ms\n1,750,750\n2,1000,1750\n");
+  // A policy of the same options waits the same.
+  const json = run("schedule", "--format", "json", "--base", "1.5", "--jitter", "0.2", "--seed", "s", "--attempts", "4");
+  assert.equal(json.status, 0, json.stderr);
+  assert.deepEqual(JSON.parse(json.stdout).retries.map((r) => r.delayMs), [1, 2, 3].map(
+    (n) => createBackoff({ base: 1.5, max: 3_600_000, jitter: 0.2, seed: "s", maxAttempts: 4 }).delay(n)));
 });
 
 test("--help documents every option", () => {
