@@ -4,22 +4,28 @@
 // fixed hash and random seeds, so two runs of one build count the same).
 // Steadier than time on a shared machine; not part of `npm test` (needs valgrind).
 //
-//   node bench/instructions.mjs [createBackoff|fluent] [N]
+//   node bench/instructions.mjs [createBackoff|fluent|sigilRandom|sigilSeed] [N]
 //
 // The worker mode (`--run <case> <n>`) is what valgrind runs.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const [mode, ...rest] = process.argv.slice(2);
-const CASES = ["createBackoff", "fluent"];
+const CASES = ["createBackoff", "fluent", "sigilRandom", "sigilSeed"];
 
 if (mode === "--run") {
   const [which, nText] = rest;
   const { createBackoff } = await import("../pkg/dist/esm/backoff.js");
   const { Backoff } = await import("../pkg/dist/esm/policy.js");
-  const one = which === "fluent"
-    ? (i) => Backoff.exponential(1000 + (i & 7)).cap("2s").jitter(0.25).attempts ?? 1
-    : (i) => createBackoff({ base: 1000 + (i & 7), max: 3600000, jitter: 0.25 }).attempts ?? 1;
+  const { nextDelayMs, seededRandom } = await import("../pkg/dist/esm/sigil.js");
+  const withRandom = { jitter: 0.2, random: seededRandom("s") };
+  const withSeed = { jitter: 0.2, seed: "s" };
+  const one = {
+    fluent: (i) => Backoff.exponential(1000 + (i & 7)).cap("2s").jitter(0.25).attempts ?? 1,
+    createBackoff: (i) => createBackoff({ base: 1000 + (i & 7), max: 3600000, jitter: 0.25 }).attempts ?? 1,
+    sigilRandom: (i) => nextDelayMs((i & 7) + 1, withRandom),
+    sigilSeed: (i) => nextDelayMs((i & 7) + 1, withSeed),
+  }[which];
   let s = 0;
   for (let i = 0; i < 100_000; i++) s += one(i);
   for (let i = 0, n = Number(nText); i < n; i++) s += one(i);

@@ -17,7 +17,7 @@ import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
-  readBackoffOption, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
+  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "./boundary.js";
 import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { use } from "./draw.js";
@@ -165,27 +165,30 @@ function blank(): Values {
 }
 
 /**
- * The option values of an options object, each own enumerable option read once, in the
- * order `Object.keys` lists them; the first key that is not an option name is kept in
- * the `name` field (wasm raises it in its place among the checks; its value is not read).
+ * The option values of an options object: each option read once, by its name (an inherited
+ * option or a class's getter counts, as for `/sigil`'s options), in the order of
+ * `BACKOFF_FIELDS`; the first key listed (`for…in`: enumerable keys, inherited ones too) that
+ * is not an option name is kept in the `name` field (wasm raises it in its place among the
+ * checks; its value is not read).
  * @throws TypeError when the keys cannot be listed, or a value cannot be read (a revoked
  *   Proxy, a throwing getter: the engine's error is the `cause`), or `options` is not an object.
  */
 function valuesOf(options: object): Values {
   if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-  let keys: string[];
+  const v = blank();
   try {
-    keys = Object.keys(options);
+    for (const key in options) {
+      if (!isBackoffOption(key)) {
+        v[BACKOFF_NAME] = key;
+        break;
+      }
+    }
   } catch (e) {
     // A revoked Proxy, or one whose traps throw: the package's own error, not the engine's.
     throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
   }
-  const v = blank();
   try {
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (!readBackoffOption(options as Record<string, unknown>, key, v) && v[BACKOFF_NAME] === undefined) v[BACKOFF_NAME] = key;
-    }
+    readBackoffOptions(options as Record<string, unknown>, v);
   } catch (e) {
     // A getter that throws: named as such, with what it threw as the `cause`.
     throw invalid(TYPE, "options", "an object whose options can be read", options, e);

@@ -92,25 +92,40 @@ export const SIGIL_OPTIONS_TO = 9;
 export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts", "name"] as const;
 /** The names of the fields of SIGIL calls, by index. */
 export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
-/**
- * Reads `createBackoff` option `key` of `options` into its field (`BACKOFF_*`) of `values`;
- * false when `key` is not an option name (nothing is read).
- */
-export function readBackoffOption(options: Record<string, unknown>, key: string, values: unknown[]): boolean {
+/** Whether `key` is the name of a `createBackoff` option. */
+export function isBackoffOption(key: string): boolean {
   switch (key) {
-    case "base": values[0] = options.base; return true;
-    case "growth": values[1] = options.growth; return true;
-    case "factor": values[2] = options.factor; return true;
-    case "max": values[3] = options.max; return true;
-    case "cap": values[4] = options.cap; return true;
-    case "steps": values[5] = options.steps; return true;
-    case "free": values[6] = options.free; return true;
-    case "jitter": values[7] = options.jitter; return true;
-    case "random": values[8] = options.random; return true;
-    case "seed": values[9] = options.seed; return true;
-    case "maxAttempts": values[10] = options.maxAttempts; return true;
+    case "base":
+    case "growth":
+    case "factor":
+    case "max":
+    case "cap":
+    case "steps":
+    case "free":
+    case "jitter":
+    case "random":
+    case "seed":
+    case "maxAttempts":
+      return true;
   }
   return false;
+}
+/**
+ * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited
+ * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.
+ */
+export function readBackoffOptions(options: Record<string, unknown>, values: unknown[]): void {
+  values[0] = options.base;
+  values[1] = options.growth;
+  values[2] = options.factor;
+  values[3] = options.max;
+  values[4] = options.cap;
+  values[5] = options.steps;
+  values[6] = options.free;
+  values[7] = options.jitter;
+  values[8] = options.random;
+  values[9] = options.seed;
+  values[10] = options.maxAttempts;
 }
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;

@@ -398,20 +398,23 @@ pub fn typescript() -> String {
         lists.push_str(&format!("export const {prefix}_FIELDS = [{}] as const;\n", list(&names)));
     }
     out.push_str(&lists);
-    // Each option read by its name in a `switch`: V8 compares the key with each case by identity
-    // (both are internalized strings), and each named read has an inline cache of its own,
-    // where one keyed read of every key would be megamorphic.
-    out.push_str(
-        "/**\n * Reads `createBackoff` option `key` of `options` into its field (`BACKOFF_*`) of `values`;\n \
-         * false when `key` is not an option name (nothing is read).\n */\n",
-    );
-    out.push_str(
-        "export function readBackoffOption(options: Record<string, unknown>, key: string, values: unknown[]): boolean {\n  switch (key) {\n",
-    );
-    for (i, f) in BACKOFF_FIELDS.iter().enumerate().filter(|(_, f)| f.option) {
-        out.push_str(&format!("    case \"{0}\": values[{i}] = options.{0}; return true;\n", f.name));
+    // Option names by a `switch` (V8 compares the key with each case by identity: both are
+    // internalized strings) and the options read by name, each read an inline cache of its own.
+    out.push_str("/** Whether `key` is the name of a `createBackoff` option. */\n");
+    out.push_str("export function isBackoffOption(key: string): boolean {\n  switch (key) {\n");
+    for f in BACKOFF_FIELDS.iter().filter(|f| f.option) {
+        out.push_str(&format!("    case \"{}\":\n", f.name));
     }
-    out.push_str("  }\n  return false;\n}\n");
+    out.push_str("      return true;\n  }\n  return false;\n}\n");
+    out.push_str(
+        "/**\n * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited\n \
+         * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.\n */\n",
+    );
+    out.push_str("export function readBackoffOptions(options: Record<string, unknown>, values: unknown[]): void {\n");
+    for (i, f) in BACKOFF_FIELDS.iter().enumerate().filter(|(_, f)| f.option) {
+        out.push_str(&format!("  values[{i}] = options.{};\n", f.name));
+    }
+    out.push_str("}\n");
     out.push_str(&format!("export const GROWTH_NAMES = [{}] as const;\n", list(&GROWTH_NAMES)));
     out.push_str(&format!("export const JITTER_NAMES = [{}] as const;\n", list(&JITTER_NAMES)));
     out.push_str("/** The option names and expected wordings of errors, by the id a wasm check records. */\n");

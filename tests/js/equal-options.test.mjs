@@ -60,15 +60,20 @@ test("the same values under other options are other policies: max is not cap, fr
   assert.deepEqual([attempts.attempts, attempts.delay(1), attempts.delay(4)], [3, 10, 80]);
 });
 
-test("each own option is read once, in the order the keys are listed; unknown and inherited keys are not read", () => {
+test("each option is read once, by its name, inherited ones and class getters too; an unknown key is not read", () => {
   const reads = [];
   const watched = (target) => new Proxy(target, { get(t, k, r) { reads.push(k); return Reflect.get(t, k, r); } });
+  const names = ["base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "random", "seed", "maxAttempts"];
   assert.equal(createBackoff(watched({ jitter: 0.5, base: 10, seed: "s" })).delay(2), 16);
-  assert.deepEqual(reads.splice(0), ["jitter", "base", "seed"]);
+  assert.deepEqual(reads.splice(0), names);
   assert.throws(() => createBackoff(watched({ max: 50, bogus: 1, base: 10 })), { name: "TypeError", message: /an option name must be one of .*; received "bogus"/ });
-  assert.deepEqual(reads.splice(0), ["max", "base"]);
-  // `base` on the prototype is not an option of this object.
-  assert.throws(() => createBackoff(Object.create({ base: 5 })), { name: "TypeError", message: "base must be given (or steps instead); received undefined" });
+  assert.deepEqual(reads.splice(0), names);
+  // An option a prototype gives counts, as a property read finds it.
+  assert.deepEqual(createBackoff(Object.create({ base: 5 })).toJSON(), { growth: "exponential", base: 5, factor: 2, free: 0, jitter: 0 });
+  class Config { base = 100; get max() { return 150; } }
+  assert.equal(createBackoff(new Config()).delay(5), 150);
+  // An inherited enumerable key that is no option name is an unknown option, as an own one.
+  assert.throws(() => createBackoff(Object.create({ bse: 100 })), { name: "TypeError", message: /an option name must be one of .*; received "bse"/ });
   let got = 0;
   assert.equal(createBackoff({ get base() { got++; return 7; }, max: 100 }).delay(1), 7);
   assert.equal(got, 1);
