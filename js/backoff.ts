@@ -404,8 +404,7 @@ export class Backoff implements Iterable<number> {
       const memo = this.#memo;
       // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
       if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
-      // The one type a wasm number parameter cannot take (the engine would throw its own conversion error).
-      if (typeof attempt === "bigint") throw invalid(TYPE, "attempt", "a number", attempt);
+      attemptOf(attempt);
       load(this.#rec);
       if (this.#stream !== undefined) loadStream(this.#stream);
       use(this.#source);
@@ -441,7 +440,7 @@ export class Backoff implements Iterable<number> {
    */
   bounds(attempt: number): { nominal: number | undefined; min: number; max: number } {
     load(this.#rec);
-    wasm.bounds(attempt);
+    wasm.bounds(attemptOf(attempt));
     const s = slots();
     const nominal = s[0] as number;
     return { nominal: nominal === nominal ? nominal : undefined, min: s[1] as number, max: s[2] as number };
@@ -541,6 +540,15 @@ export class Backoff implements Iterable<number> {
 }
 
 /**
+ * `attempt`, checked for the two types a wasm number parameter cannot take (the engine would
+ * throw its own conversion error). @throws TypeError naming `attempt` for a bigint or a symbol.
+ */
+function attemptOf<T>(attempt: T): T {
+  if (typeof attempt === "bigint" || typeof attempt === "symbol") throw invalid(TYPE, "attempt", "a number", attempt);
+  return attempt;
+}
+
+/**
  * What a `random` option crosses as (`via::SOURCE` of src/boundary.rs): -1 for a seeded stream
  * of this package, else `float`'s tag * 16 + `next`'s tag (`next` read only when `float` is not a
  * function); 0 when it is not an object, or when reading them threw.
@@ -589,10 +597,11 @@ const cachedGiven = new Int32Array(CACHED).fill(-1);
 const cachedRecords: (readonly number[] | undefined)[] = new Array<readonly number[] | undefined>(CACHED).fill(undefined);
 /**
  * A cheap hash of an option value for the cache: a number's 1/1024ths (`| 0`), a
- * string's length + 2, 1 for anything else. Collisions only cost a compile.
+ * string's length and first and last code units (ids of one length differ there: `tenant-7`,
+ * `8s`), 1 for anything else. Collisions only cost a compile.
  */
 function hashPart(x: unknown): number {
-  return typeof x === "number" ? (x * 1024) | 0 : typeof x === "string" ? x.length + 2 : 1;
+  return typeof x === "number" ? (x * 1024) | 0 : typeof x === "string" ? x.length + (x.charCodeAt(0) << 8 ^ x.charCodeAt(x.length - 1) << 16) : 1;
 }
 
 /** `a` and `b` are the same option value: `===`, except that 0 is not -0 (NaN never matches: it only recompiles). */

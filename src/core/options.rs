@@ -227,7 +227,9 @@ fn shape<E: From<Invalid>>(fluent: bool, f: &impl Read) -> Checked<[f64; 4], E> 
         return Ok([f64::from(STEPPED), 0.0, 1.0, f64::INFINITY]);
     }
     if base.tag == UNDEFINED {
-        return Err(E::from(Invalid::of(spec(Kind::Type, base_name, T::GivenOrSteps, arg::BASE))));
+        // A fluent interval has no steps to give instead: what it must be.
+        let expected = if fluent { T::DelayMs } else { T::GivenOrSteps };
+        return Err(E::from(Invalid::of(spec(Kind::Type, base_name, expected, arg::BASE))));
     }
     let base = duration::<E>(base, spec(Kind::Range, base_name, T::DelayMs, arg::BASE), -1.0)?;
     let kind = if growth.tag == UNDEFINED {

@@ -186,6 +186,23 @@ test("createBackoff: a getter that throws is reported as unreadable options with
   assert.throws(() => cjs.createBackoff({ base: 1000, jitter: 0.5, seed: "k" }).delay(2n), { name: "TypeError", message: "attempt must be a number; received a bigint" });
 });
 
+test("a bigint or symbol attempt is the package's TypeError for delay, at and bounds alike", () => {
+  const p = esm.createBackoff({ base: 1000, jitter: 0.5, seed: "k" });
+  for (const attempt of [10n, Symbol("n")]) {
+    const message = `attempt must be a number; received a ${typeof attempt}`;
+    assert.throws(() => p.delay(attempt), { name: "TypeError", message });
+    assert.throws(() => p.at(attempt, 0), { name: "TypeError", message });
+    assert.throws(() => p.bounds(attempt), { name: "TypeError", message });
+  }
+});
+
+test("a fluent policy without an interval says what the interval must be (it takes no steps)", () => {
+  const message = 'interval must be a non-negative finite duration (ms, or text such as "5 seconds"); received undefined';
+  assert.throws(() => esm.Backoff.fixed(), { name: "TypeError", message });
+  assert.throws(() => esm.Backoff.exponential(undefined), { name: "TypeError", message });
+  assert.throws(() => esm.createBackoff({}), { name: "TypeError", message: "base must be given (or steps instead); received undefined" });
+});
+
 test("the options a policy hands out under its global Symbol.for key are frozen to the steps: no one can change a policy's waits", () => {
   const caller = [10, 20, 30];
   const p = esm.createBackoff({ steps: caller, jitter: 0 });

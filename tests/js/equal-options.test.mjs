@@ -106,3 +106,12 @@ test("policies with steps or a random stream are their own: changing the caller'
   const r2 = createBackoff({ base: 100, jitter: 1, random: createRandom("x"), maxAttempts: 4 }).schedule();
   assert.deepEqual(r1, r2);
 });
+
+test("seeds and duration texts of one length are cached apart: each policy answers as when built alone", () => {
+  const seeds = Array.from({ length: 8 }, (_, i) => `tenant-${i}`);
+  const alone = seeds.map((seed) => createBackoff({ base: 100, jitter: 0.5, seed }).delay(3));
+  for (let round = 0; round < 3; round++) {
+    assert.deepEqual(seeds.map((seed) => createBackoff({ base: 100, jitter: 0.5, seed }).delay(3)), alone);
+  }
+  assert.deepEqual(["1s", "2s", "3s", "8s"].map((base) => createBackoff({ base }).delay(2)), [2000, 4000, 6000, 16000]);
+});
