@@ -12,11 +12,13 @@
  */
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
-import { parseDurationText } from "./duration-text.js";
-import {
-  REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
-  TAG_STRING, TAG_SYMBOL, TAG_UNDEFINED, TEXT_CAPACITY,
-} from "./boundary.js";
+import { tag } from "./tags.js";
+import { REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TEXT_CAPACITY } from "./boundary.js";
+
+export { num, tag } from "./tags.js";
+export { duration, durationMs } from "./duration-text.js";
+/** The tags of a function and of an array (`Array.isArray`), re-exported so that esbuild inlines them (js/errors.ts, `RANGE`). @internal */
+export { TAG_FUNCTION as FUNCTION, TAG_ARRAY as ARRAY } from "./boundary.js";
 
 /** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32). @internal */
 type Raw<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: number | boolean }) => R : F;
@@ -30,40 +32,6 @@ type Raw<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof 
  */
 export const wasm: { readonly [K in keyof InitOutput]: Raw<InitOutput[K]> } = wasmExports as never;
 const memory: WebAssembly.Memory = wasm.memory;
-
-/** Tag of a function. */
-export const FUNCTION = TAG_FUNCTION;
-/** Tag of an array (`Array.isArray`). */
-export const ARRAY = TAG_ARRAY;
-
-/** `Array.isArray(v)`, `false` for a revoked Proxy (which throws there). */
-function isArray(v: unknown): boolean {
-  try {
-    return Array.isArray(v);
-  } catch {
-    return false;
-  }
-}
-
-/** The type tag of a JavaScript value. */
-export function tag(v: unknown): number {
-  switch (typeof v) {
-    case "undefined": return TAG_UNDEFINED;
-    case "number": return TAG_NUMBER;
-    case "string": return TAG_STRING;
-    case "boolean": return TAG_BOOLEAN;
-    case "function": return TAG_FUNCTION;
-    case "symbol": return TAG_SYMBOL;
-    case "bigint": return TAG_BIGINT;
-  }
-  if (v === null) return TAG_NULL;
-  return isArray(v) ? TAG_ARRAY : TAG_OBJECT;
-}
-
-/** The number that travels with a tag: the value itself, or `NaN` for a non-number. */
-export function num(v: unknown): number {
-  return typeof v === "number" ? v : NaN;
-}
 
 const SLOTS = wasm.slots() >>> 0;
 let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
@@ -109,24 +77,6 @@ export function text(s: string): number {
 
 let units = new Uint16Array(memory.buffer);
 
-
-/** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
-let lastText: string | undefined;
-let lastMs = NaN;
-
-/** Milliseconds of duration text, or `NaN` when it is not a duration. */
-export function durationMs(s: string): number {
-  if (s === lastText) return lastMs;
-  const ms = parseDurationText(s);
-  lastText = s;
-  lastMs = ms;
-  return ms;
-}
-
-/** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. */
-export function duration(v: unknown): number {
-  return typeof v === "string" ? durationMs(v) : num(v);
-}
 
 // ------------------------------------------------------------------ the policy register
 

@@ -12,7 +12,8 @@
  */
 import { wasm } from "./abi.js";
 import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
-import { fail, failed, invalid, RANGE, readable, TYPE } from "./errors.js";
+import { invalid, RANGE, readable, TYPE } from "./errors.js";
+import { fail, failed } from "./wasm-errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,

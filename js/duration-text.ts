@@ -7,7 +7,8 @@
  * After `String.prototype.trim`: `<amount>` alone (ms), `<amount><short unit>` or
  * `<amount> <long unit>` (exactly one space; a long unit may take a plural `s`), where
  * `<amount> = -?(0|[1-9][0-9]*)`, read as `Number` reads it (rounded once; very long
- * amounts are `Infinity`). Lower case only; days and weeks are fixed 24 h and 7 d.
+ * amounts are `Infinity`). Lower case only; days and weeks are fixed 24 h and 7 d. No wasm
+ * here: an application that imports only `/duration` loads none.
  * @internal
  * @module
  */
@@ -44,4 +45,22 @@ export function parseDurationText(text: string): number {
   if (i === n) return amount;
   const ms = s.charCodeAt(i) === 0x20 ? unitMs(s.slice(i + 1), true) : unitMs(s.slice(i), false);
   return ms === undefined ? NaN : amount * ms;
+}
+
+/** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
+let lastText: string | undefined;
+let lastMs = NaN;
+
+/** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
+export function durationMs(s: string): number {
+  if (s === lastText) return lastMs;
+  const ms = parseDurationText(s);
+  lastText = s;
+  lastMs = ms;
+  return ms;
+}
+
+/** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. @internal */
+export function duration(v: unknown): number {
+  return typeof v === "string" ? durationMs(v) : typeof v === "number" ? v : NaN;
 }

@@ -3,7 +3,7 @@
  * JavaScript with the same answers as the Rust crate's `parse_duration`.
  * @module
  */
-import { durationMs } from "./abi.js";
+import { durationMs } from "./duration-text.js";
 import { InvalidDurationError, invalid, TYPE } from "./errors.js";
 
 export { InvalidDurationError };

@@ -1,18 +1,18 @@
 /**
- * Error classes shared by every entry point.
+ * Error classes shared by every entry point, and the messages of bad arguments.
  *
  * `instanceof` works across every entry point and across the ESM and CommonJS
  * copies of this package: membership is a brand (`Symbol.for`) rather than
- * object identity.
+ * object identity. No wasm here (the errors a wasm check recorded are read in
+ * js/wasm-errors.ts), so an entry point whose work is all JavaScript (`/duration`)
+ * loads none.
  * @module
  */
-import { wasm } from "./abi.js";
-import { slots, tag, text } from "./abi.js";
-import { rethrow } from "./draw.js";
+import { tag } from "./tags.js";
 import {
-  BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, SIGIL_FIELDS, SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO, ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, KIND_RANGE, KIND_SIGIL, KIND_TYPE,
+  BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, SIGIL_FIELDS, SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO, KIND_RANGE as RANGE, KIND_SIGIL as SIGIL, KIND_TYPE as TYPE,
   SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
-  TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED, WORDING,
+  TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
 } from "./boundary.js";
 
 // Pure (no module-level side effect): an entry point that does not use a class loses it to
@@ -129,11 +129,13 @@ export class InvalidDurationError extends Error {
   }
 }
 
-/** Error classes of `invalid`: RangeError, TypeError. */
-export const RANGE = KIND_RANGE;
-export const TYPE = KIND_TYPE;
-/** SigilError, as the wasm checks record it. */
-const SIGIL = KIND_SIGIL;
+/**
+ * Error classes of `invalid`: RangeError, TypeError (`SIGIL`, SigilError, is the third kind the
+ * wasm checks record). Re-exported, not copied into constants of this module, so that an importer
+ * reads the numbers themselves (esbuild inlines js/boundary.ts's literal constants, not a constant
+ * made from one). @internal
+ */
+export { KIND_RANGE as RANGE, KIND_TYPE as TYPE } from "./boundary.js";
 
 /**
  * Makes a {@link SIGIL} error (a `SigilError` with code `"invalid_argument"`), set by
@@ -223,36 +225,6 @@ export function readOptions(x: object, name = "options"): Record<string, unknown
   return readable(name, "an object that can be read", x, () => ({ ...x }) as Record<string, unknown>);
 }
 
-/**
- * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
- * option name (with an index, `steps[3]`) and expected text, with the value
- * to blame taken from `values` (the values the call was given, in its order;
- * for a call that reads fields, see {@link fieldValues}).
- * @internal
- */
-export function fail(values: readonly unknown[]): never {
-  throw failure(values);
-}
-
-/**
- * The values of a call's fields in their table's order (`BACKOFF_FIELDS`, `SIGIL_FIELDS` of
- * js/boundary.ts), by name from `read`: what {@link fail} picks the blamed value from. @internal
- */
-export function fieldValues<K extends string>(fields: readonly K[], read: { readonly [F in K]: unknown }): unknown[] {
-  return fields.map((k) => read[k]);
-}
-
-/** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
-export function failure(values: readonly unknown[]): Error {
-  const s = slots();
-  const at = (i: number) => s[i] as number;
-  const index = at(ERR_INDEX);
-  const option = WORDING[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
-  const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
-  const expected = (WORDING[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
-  return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
-}
-
 /** Sigil's option names (the options of `SIGIL_FIELDS`). @internal */
 export const SIGIL_OPTIONS = SURFACE_SIGIL;
 /** `createBackoff`'s option names (the options of `BACKOFF_FIELDS`). @internal */
@@ -299,20 +271,3 @@ export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | type
   for (const key of keys) if (!known.has(key)) return key;
   return undefined;
 }
-
-/**
- * After a `delay` call answered NaN (the policy is still in the register): rethrows what a
- * JavaScript source threw; for a keyed draw whose attempt only JavaScript can write
- * (`String(attempt)`, not an integer below 2^54) calls again with that text; otherwise throws
- * the error Rust recorded, naming the value the source returned.
- * @internal
- */
-export function failed(attempt: number): number {
-  const raw = rethrow();
-  if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
-    const d = wasm.delay(attempt, text(String(+attempt)));
-    if (d === d) return d;
-  }
-  return fail([raw]);
-}
-

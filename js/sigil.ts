@@ -9,7 +9,8 @@
 import { wasm } from "./abi.js";
 import { compiled, load, num, put, registerEpoch, replaced, slots, text } from "./abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
-import { SigilError, fail, failed, fieldValues, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { SigilError, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
+import { fail, failed, fieldValues } from "./wasm-errors.js";
 import { use } from "./draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,

@@ -8,7 +8,8 @@
  */
 import { wasm } from "./abi.js";
 import { ARRAY, num, streamWords, tag, text } from "./abi.js";
-import { fail, failure, invalid, readable, TYPE } from "./errors.js";
+import { invalid, readable, TYPE } from "./errors.js";
+import { fail, failure } from "./wasm-errors.js";
 import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE } from "./boundary.js";
 
 /**

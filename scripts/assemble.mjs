@@ -343,11 +343,39 @@ function unsplitStrings(code) {
 }
 
 /**
+ * Every entry point of the tree in `dir` that loads `module` (the loader's external import
+ * of the inlined wasm text) imports it first. An application's bundler lays modules out in
+ * the order they are imported, and esbuild lists a chunk's imports of other chunks before
+ * its external ones, so without this the chunks the loader imports (the error classes and
+ * duration text, which need no wasm and are all that `/duration` loads) came before the wasm
+ * text in an application bundle, which then gzips larger (`npm run size`; bench/README.md).
+ * The module has no imports and no effect but its one constant, so importing it first
+ * changes nothing else.
+ */
+function importFirst(dir, module) {
+  const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
+  const code = Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+  const loads = (f, seen = new Set()) => {
+    if (seen.has(f)) return false;
+    seen.add(f);
+    return [...code[f].matchAll(/(?:from|import)\s*"\.\/([\w.-]+)"/g)].some(([, m]) => `./${m}` === module || (m in code && loads(m, seen)));
+  };
+  let found = false;
+  for (const f of files.filter((f) => !f.startsWith("chunk-") && loads(f))) {
+    if (!code[f].startsWith(`${banner}\n`)) throw new Error(`assemble: ${f} does not start with the banner`);
+    writeFileSync(join(dir, f), `${banner}\nimport"${module}";${code[f].slice(banner.length + 1)}`);
+    found = true;
+  }
+  if (!found) throw new Error(`assemble: no entry point of ${dir} loads ${module}`);
+}
+
+/**
  * An ESM tree: every entry point (plus `extra` ones) built together with code
  * splitting; chunks sit beside the entries, so the loader's external imports
- * (./wasm-inline.js, ../backoff_wasm_bg.wasm) resolve from any of them.
+ * (./wasm-inline.js, ../backoff_wasm_bg.wasm) resolve from any of them. The entry points
+ * that load the module `first` import it first ({@link importFirst}).
  */
-function esmTree(name, loader, { external = [], extra = [] } = {}) {
+function esmTree(name, loader, { external = [], extra = [], first } = {}) {
   const dir = staged(name, loader);
   const out = join(pkg, "dist", name);
   buildSync({
@@ -358,6 +386,7 @@ function esmTree(name, loader, { external = [], extra = [] } = {}) {
   for (const f of readdirSync(out).filter((f) => f.endsWith(".js"))) {
     writeFileSync(join(out, f), unsplitStrings(readFileSync(join(out, f), "utf8")));
   }
+  if (first) importFirst(out, first);
   classNames(out);
   canonicalChunkNames(out);
   return out;
@@ -438,7 +467,7 @@ function cjsTree(names) {
 }
 
 glue();
-const esm = esmTree("esm", "inline.js", { external: ["./wasm-inline.js"], extra: ["cli"] });
+const esm = esmTree("esm", "inline.js", { external: ["./wasm-inline.js"], extra: ["cli"], first: "./wasm-inline.js" });
 const wasmText = wasmLiteral(wasmBytes, esm);
 writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmText}";\n`, "utf8");
 esmTree("workerd", "workerd.js", { external: ["*.wasm"] });

@@ -1,0 +1,58 @@
+/**
+ * The errors a wasm check recorded (internal to the package): read from the result slots
+ * (src/bindings/mod.rs writes them) and thrown as the package's errors (js/errors.ts).
+ * @internal
+ * @module
+ */
+import { wasm } from "./abi.js";
+import { slots, text } from "./abi.js";
+import { rethrow } from "./draw.js";
+import { invalid } from "./errors.js";
+import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, WORDING } from "./boundary.js";
+
+/**
+ * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
+ * option name (with an index, `steps[3]`) and expected text, with the value
+ * to blame taken from `values` (the values the call was given, in its order;
+ * for a call that reads fields, see {@link fieldValues}).
+ * @internal
+ */
+export function fail(values: readonly unknown[]): never {
+  throw failure(values);
+}
+
+/**
+ * The values of a call's fields in their table's order (`BACKOFF_FIELDS`, `SIGIL_FIELDS` of
+ * js/boundary.ts), by name from `read`: what {@link fail} picks the blamed value from. @internal
+ */
+export function fieldValues<K extends string>(fields: readonly K[], read: { readonly [F in K]: unknown }): unknown[] {
+  return fields.map((k) => read[k]);
+}
+
+/** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
+export function failure(values: readonly unknown[]): Error {
+  const s = slots();
+  const at = (i: number) => s[i] as number;
+  const index = at(ERR_INDEX);
+  const option = WORDING[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
+  const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
+  const expected = (WORDING[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
+  return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
+}
+
+/**
+ * After a `delay` call answered NaN (the policy is still in the register): rethrows what a
+ * JavaScript source threw; for a keyed draw whose attempt only JavaScript can write
+ * (`String(attempt)`, not an integer below 2^54) calls again with that text; otherwise throws
+ * the error Rust recorded, naming the value the source returned.
+ * @internal
+ */
+export function failed(attempt: number): number {
+  const raw = rethrow();
+  if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
+    const d = wasm.delay(attempt, text(String(+attempt)));
+    if (d === d) return d;
+  }
+  return fail([raw]);
+}
+
