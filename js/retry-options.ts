@@ -88,16 +88,6 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
   return o;
 }
 
-/** A plain object (options), not a `Backoff` or another class instance. */
-function isPlain(x: object): boolean {
-  try {
-    const p = Object.getPrototypeOf(x);
-    return p === Object.prototype || p === null;
-  } catch {
-    return false;
-  }
-}
-
 const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
 
 /**
@@ -128,9 +118,10 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
     }
   }
   if (!isObject(x)) throw invalid(TYPE, name, expected, x);
-  // A revoked Proxy: the package's TypeError with the engine's error as cause (isPlain swallows it).
-  readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
-  if (!isPlain(x)) {
+  // Asked once. A revoked Proxy: the package's TypeError with the engine's error as cause.
+  const proto = readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
+  // Not plain options: a `Backoff` or another class instance.
+  if (proto !== Object.prototype && proto !== null) {
     try {
       return Backoff.from(x as unknown as Backoff);
     } catch {
@@ -154,7 +145,8 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
   if (backoffKey !== undefined && pKey !== undefined) {
     throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
   }
-  return pRetry && backoffKey === undefined ? rec : createBackoff(x as unknown as BackoffOptions);
+  // The record read above, not `x` again: every option is read once.
+  return pRetry && backoffKey === undefined ? rec : createBackoff(rec as unknown as BackoffOptions);
 }
 
 let defaultPolicy: Backoff | undefined;
