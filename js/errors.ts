@@ -220,10 +220,9 @@ export function readable<T>(name: string, expected: string, x: unknown, read: ()
  * engine's error as the `cause` (`createBackoff`, mirrored, keeps its own wording). @internal
  */
 export function readOptions(x: object, name = "options"): Record<string, unknown> {
-  const keys = readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
-  // Each listed key read once (one [[Get]]: a getter runs once, a Proxy sees one `get`);
-  // fromEntries defines each as an own property (an own `__proto__` key stays a key).
-  return readable(name, "an object that can be read", x, () => Object.fromEntries(keys.map((k) => [k, (x as Record<string, unknown>)[k]])));
+  readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
+  // A spread defines each key as an own property (an own `__proto__` key stays a key).
+  return readable(name, "an object that can be read", x, () => ({ ...x }) as Record<string, unknown>);
 }
 
 /** Sigil's option names (the options of `SIGIL_FIELDS`). @internal */

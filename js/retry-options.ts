@@ -6,7 +6,7 @@
  */
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, readOptions, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "./errors.js";
 import type { RetryBudget } from "./budget.js";
 import { fnOf, P_RETRY_KEYS, signalOf, type PRetry } from "./p-retry.js";
 import type { RetryOptions } from "./retry.js";
@@ -49,6 +49,18 @@ export interface Plan {
    */
   sendAgain: boolean;
   maxDeferralMs: number;
+}
+
+/**
+ * The own enumerable properties of the options object `x` as a plain record, each key listed
+ * once and read once (one [[Get]]: a getter runs once, a Proxy sees one `get`), as p-retry
+ * copies its options: keys that cannot be listed are `<name> must be an object whose keys can
+ * be listed`, a value that cannot be read `<name> must be an object that can be read`, the
+ * engine's error as the `cause`. An own `__proto__` key stays a key.
+ */
+function readOptions(x: object, name = "options"): Record<string, unknown> {
+  const listed = readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
+  return readable(name, "an object that can be read", x, () => Object.fromEntries(listed.map((k) => [k, (x as Record<string, unknown>)[k]])));
 }
 
 /** An object, not `null` (arrays and class instances included). @internal */
