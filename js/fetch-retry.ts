@@ -36,6 +36,29 @@ const FETCH_HOOKS: Hooks = {
   },
 };
 
+/**
+ * The members `fetch` reads from its `init` by name (a WebIDL dictionary: own or inherited,
+ * a getter included): the Fetch standard's `RequestInit` and the extensions Node (`dispatcher`)
+ * and Workers (`cf`) read the same way.
+ */
+const INIT_MEMBERS = /* @__PURE__ */ "body cache credentials headers integrity keepalive method mode priority redirect referrer referrerPolicy signal window duplex dispatcher cf".split(" ");
+
+/**
+ * `init` as a plain record, each member read once: its own enumerable keys (the members and
+ * any extra key a custom `fetch` may take, passed on as they are), then every member of
+ * {@link INIT_MEMBERS} it does not own, read by name as `fetch` reads it (a `Request` or a
+ * class instance passed as `init` keeps its method, headers, body and signal), left out
+ * when `undefined`.
+ */
+function initRecord(init: object): Record<string, unknown> {
+  const r: Record<string, unknown> = { ...init };
+  for (const k of INIT_MEMBERS) {
+    const v = k in r ? undefined : (init as Record<string, unknown>)[k];
+    if (v !== undefined) r[k] = v;
+  }
+  return r;
+}
+
 /** One signal that aborts when either does. */
 function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (!a || !b || a === b) return a ?? b;
@@ -124,7 +147,10 @@ function mayResend(method: string, body: unknown, anyMethod: boolean, methods: r
  * `shouldRetry` can only veto a retry the rules above allow.
  *
  * @param input a URL, URL text or `Request`, as for `fetch`.
- * @param init as for `fetch`.
+ * @param init as for `fetch`, and read as `fetch` reads it, once: each of its members by name
+ *   (own or inherited: a `Request` or a class instance with getters passed here keeps its
+ *   method, headers, body and signal), its other own keys passed on to `fetch` as they are.
+ *   A `Request`'s body is a stream, so a `Request` passed here goes out once.
  * @param options see {@link FetchRetryOptions}.
  * @throws (rejects; never throws synchronously) as `retry` for bad options
  *   (also options, `init` or `input` that cannot be read);
@@ -141,11 +167,16 @@ export async function fetchWithRetry(
   const t0 = performance.now();
   const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
+  const given = init;
+  const readInit = <T>(read: () => T) => readable("init", "an object that can be read", given, read);
+  // One read of init, used below and for every attempt (see initRecord): a throwing getter or
+  // a revoked Proxy is the package's TypeError naming init, with the cause.
+  const rec = given && readInit(() => initRecord(given));
+  init = rec as FetchInit | undefined;
   // Retry options in the RequestInit slot would be ignored by fetch: say so.
-  const readInit = <T>(read: () => T) => readable("init", "an object that can be read", init, read);
-  const misplaced = init === undefined ? undefined : readInit(() => FETCH_KEYS.find((key) => key !== "signal" && Object.prototype.hasOwnProperty.call(init, key)));
+  const misplaced = rec && FETCH_KEYS.find((key) => key !== "signal" && key in rec);
   if (misplaced !== undefined) {
-    throw invalid(TYPE, `init.${misplaced}`, "passed in the third argument (fetchWithRetry(input, init, { " + misplaced + " }))", readInit(() => (init as Record<string, unknown>)[misplaced]));
+    throw invalid(TYPE, `init.${misplaced}`, "passed in the third argument (fetchWithRetry(input, init, { " + misplaced + " }))", rec![misplaced]);
   }
   if (o.retryNonIdempotent !== undefined && typeof o.retryNonIdempotent !== "boolean") {
     throw invalid(TYPE, "retryNonIdempotent", "a boolean", o.retryNonIdempotent);
@@ -178,10 +209,6 @@ export async function fetchWithRetry(
   // Its text is read here too: a symbol has none (fetch would throw the engine's error).
   const request = readable("input", "a URL, URL text or a Request that can be read", input, () =>
     typeof Request !== "undefined" && input instanceof Request ? input : void `${input as string}`);
-  // One read of init (a copy of its own enumerable options), used below and for every attempt:
-  // a throwing getter or a revoked Proxy is the package's TypeError naming init, with the cause.
-  const given = init;
-  init = init === undefined ? undefined : readInit(() => ({ ...given }) as FetchInit);
   const [method, body, initSignal] = readInit(() => [
     String(init?.method ?? request?.method ?? "GET").toUpperCase(),
     // A null init.body leaves a Request's own body in place (the Fetch standard): that one is sent.

@@ -6,7 +6,7 @@
  */
 import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
 import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, readOptions, TYPE } from "./errors.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "./errors.js";
 import type { RetryBudget } from "./budget.js";
 import { fnOf, P_RETRY_KEYS, signalOf, type PRetry } from "./p-retry.js";
 import type { RetryOptions } from "./retry.js";
@@ -51,6 +51,18 @@ export interface Plan {
   maxDeferralMs: number;
 }
 
+/**
+ * The own enumerable properties of the options object `x` as a plain record, each key listed
+ * once and read once (one [[Get]]: a getter runs once, a Proxy sees one `get`), as p-retry
+ * copies its options: keys that cannot be listed are `<name> must be an object whose keys can
+ * be listed`, a value that cannot be read `<name> must be an object that can be read`, the
+ * engine's error as the `cause`. An own `__proto__` key stays a key.
+ */
+function readOptions(x: object, name = "options"): Record<string, unknown> {
+  const listed = readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
+  return readable(name, "an object that can be read", x, () => Object.fromEntries(listed.map((k) => [k, (x as Record<string, unknown>)[k]])));
+}
+
 /** An object, not `null` (arrays and class instances included). @internal */
 export function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null;
@@ -88,16 +100,6 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
   return o;
 }
 
-/** A plain object (options), not a `Backoff` or another class instance. */
-function isPlain(x: object): boolean {
-  try {
-    const p = Object.getPrototypeOf(x);
-    return p === Object.prototype || p === null;
-  } catch {
-    return false;
-  }
-}
-
 const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
 
 /**
@@ -128,9 +130,10 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
     }
   }
   if (!isObject(x)) throw invalid(TYPE, name, expected, x);
-  // A revoked Proxy: the package's TypeError with the engine's error as cause (isPlain swallows it).
-  readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
-  if (!isPlain(x)) {
+  // Asked once. A revoked Proxy: the package's TypeError with the engine's error as cause.
+  const proto = readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
+  // Not plain options: a `Backoff` or another class instance.
+  if (proto !== Object.prototype && proto !== null) {
     try {
       return Backoff.from(x as unknown as Backoff);
     } catch {
@@ -154,7 +157,8 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
   if (backoffKey !== undefined && pKey !== undefined) {
     throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
   }
-  return pRetry && backoffKey === undefined ? rec : createBackoff(x as unknown as BackoffOptions);
+  // The record read above, not `x` again: every option is read once.
+  return pRetry && backoffKey === undefined ? rec : createBackoff(rec as unknown as BackoffOptions);
 }
 
 let defaultPolicy: Backoff | undefined;
