@@ -566,7 +566,8 @@ fn backoff_checks_record_errors() {
     }
     const DURATION: &str = "a non-negative finite duration (ms, or text such as \"5 seconds\")";
     bad(Options::new(), false, TYPE, "base", "given (or steps instead)", f64::from(b::arg::BASE));
-    bad(Options::new(), true, TYPE, "interval", "given (or steps instead)", f64::from(b::arg::BASE));
+    // A fluent interval has no steps to give instead: the wording says what it must be.
+    bad(Options::new(), true, TYPE, "interval", DURATION, f64::from(b::arg::BASE));
     bad(Options::new().base(-1.0), false, RANGE, "base", DURATION, f64::from(b::arg::BASE));
     bad(Options::new().base(parse("5 minuts")), true, RANGE, "interval", DURATION, f64::from(b::arg::BASE));
     let mut o = Options::new();
