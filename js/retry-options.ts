@@ -100,6 +100,9 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
   return o;
 }
 
+/** The key of a policy's options method (every copy of the package shares it). */
+const POLICY_OPTIONS = Symbol.for("backoff-wasm.Backoff.options");
+
 const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
 
 /**
@@ -132,8 +135,11 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
   if (!isObject(x)) throw invalid(TYPE, name, expected, x);
   // Asked once. A revoked Proxy: the package's TypeError with the engine's error as cause.
   const proto = readable(name, `${expected} that can be read`, x, () => Object.getPrototypeOf(x));
-  // Not plain options: a `Backoff` or another class instance.
+  // Not plain options: a policy (this copy's or another copy's: both have the options
+  // method), or createBackoff options in a class instance or inheriting from defaults, read
+  // by name as createBackoff reads them (its getters and inherited options count).
   if (proto !== Object.prototype && proto !== null) {
+    if (!readable(name, `${expected} that can be read`, x, () => POLICY_OPTIONS in x)) return createBackoff(x as unknown as BackoffOptions);
     try {
       return Backoff.from(x as unknown as Backoff);
     } catch {

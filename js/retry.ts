@@ -235,7 +235,8 @@ export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options:
  *
  * @param fn the operation; may return a value or a promise.
  * @param policy a `Backoff`, a duration (a fixed wait: ms or duration text) or
- *   `createBackoff` options; omitted: the default
+ *   `createBackoff` options (read as `createBackoff` reads them: a class instance's
+ *   getters and options inherited from a defaults object count); omitted: the default
  *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`.
  * @param options {@link RetryOptions}: `retries` (attempts after the first; not
  *   with a policy's `.maxAttempts()`), `signal`, `shouldRetry`, `onRetry`,

@@ -105,3 +105,35 @@ test("fetchWithRetry's options, createBackoff options as its policy included, ar
   assert.equal(policy.reads.ownKeys, 1);
   assert.equal(policy.reads.prototype, 1);
 });
+
+test("createBackoff options in a class instance or inheriting from defaults are retry's and fetchWithRetry's policy, read by name as createBackoff reads them", async (t) => {
+  let runs = 0;
+  class Options {
+    get base() { runs++; return 0; }
+    get maxAttempts() { runs++; return 3; }
+  }
+  const instance = new Options();
+  const stopped = await retry(failing(5), instance).catch((e) => e);
+  assert.equal(stopped.reason, "attempts");
+  assert.equal(stopped.attempts, 3);
+  assert.equal(runs, 2);
+  const inherited = Object.create({ base: 0, maxAttempts: 2 });
+  const once = await retry(failing(5), inherited).catch((e) => e);
+  assert.equal(once.attempts, 2);
+  // An inherited typo is createBackoff's unknown-option error, not a silent default.
+  const typo = await retry(failing(1), Object.create({ bsae: 0 })).catch((e) => e);
+  assert.ok(typo instanceof TypeError);
+  assert.match(typo.message, /received "bsae"$/);
+  // An object that only inherits from a policy is still refused (it has no options of its own).
+  const fake = await retry(failing(1), Object.create((await import("../../pkg/dist/esm/backoff.js")).createBackoff({ base: 0 }))).catch((e) => e);
+  assert.ok(fake instanceof TypeError);
+  assert.match(fake.message, /^policy must be a Backoff/);
+
+  let hits = 0;
+  const server = createServer((req, res) => res.writeHead(503).end(String(++hits)));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => { server.closeAllConnections(); server.close(); });
+  const res = await fetchWithRetry(`http://127.0.0.1:${server.address().port}/`, undefined, { policy: new Options() });
+  assert.equal(res.status, 503);
+  assert.equal(hits, 3);
+});
