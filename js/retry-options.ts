@@ -97,7 +97,19 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
   for (const key in o) {
     if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known === RETRY_KEYS ? hint(key) : ""}`, key);
   }
+  for (const key of known) if (!(key in o)) notOwn(options, key);
   return o;
+}
+
+/**
+ * TypeError when option `key` is in `x` (an `in` check: no getter runs) but not among its own
+ * enumerable keys: a class's getter or an inherited option, which options read as p-retry
+ * reads them (own keys only) would otherwise drop silently.
+ */
+function notOwn(x: object, key: string): void {
+  if (readable("options", "an object that can be read", x, () => key in x)) {
+    throw invalid(TYPE, "option", "an own enumerable property (options are copied as p-retry copies them: an inherited option or a class's getter is not read)", key);
+  }
 }
 
 /** The key of a policy's options method (every copy of the package shares it). */
@@ -139,7 +151,10 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
   // method), or createBackoff options in a class instance or inheriting from defaults, read
   // by name as createBackoff reads them (its getters and inherited options count).
   if (proto !== Object.prototype && proto !== null) {
-    if (!readable(name, `${expected} that can be read`, x, () => POLICY_OPTIONS in x)) return createBackoff(x as unknown as BackoffOptions);
+    if (!readable(name, `${expected} that can be read`, x, () => POLICY_OPTIONS in x)) {
+      if (pRetry) for (const k of P_RETRY_KEYS) if (!isBackoffKey(k)) notOwn(x, k);
+      return createBackoff(x as unknown as BackoffOptions);
+    }
     try {
       return Backoff.from(x as unknown as Backoff);
     } catch {

@@ -137,3 +137,23 @@ test("createBackoff options in a class instance or inheriting from defaults are 
   assert.equal(res.status, 503);
   assert.equal(hits, 3);
 });
+
+test("an option that is a class's getter or inherited, where options are read as p-retry reads them (own keys), is a TypeError naming it, not dropped", async () => {
+  const message = 'option must be an own enumerable property (options are copied as p-retry copies them: an inherited option or a class\'s getter is not read); received "retries"';
+  class Own { get retries() { return 1; } }
+  let calls = 0;
+  const fn = () => { calls++; throw new Error("x"); };
+  for (const [policy, options] of [[0, new Own()], [{ base: 0, maxAttempts: 2 }, Object.create({ retries: 5 })]]) {
+    const e = await retry(fn, policy, options).catch((x) => x);
+    assert.ok(e instanceof TypeError);
+    assert.equal(e.message, message);
+  }
+  class PRetryOptions { get retries() { return 1; } get minTimeout() { return 0; } }
+  const p = await retry(fn, new PRetryOptions()).catch((x) => x);
+  assert.ok(p instanceof TypeError);
+  assert.equal(p.message, message);
+  const f = await fetchWithRetry("http://127.0.0.1:9/", undefined, Object.create({ retries: 1 })).catch((x) => x);
+  assert.ok(f instanceof TypeError);
+  assert.equal(f.message, message);
+  assert.equal(calls, 0);
+});
