@@ -60,7 +60,13 @@ export interface Plan {
  */
 function readOptions(x: object, name = "options"): Record<string, unknown> {
   const listed = readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
-  return readable(name, "an object that can be read", x, () => Object.fromEntries(listed.map((k) => [k, (x as Record<string, unknown>)[k]])));
+  // A record without a prototype: an enumerable property someone added to Object.prototype is
+  // not an option of every call (p-retry's copy ignores it too).
+  return readable(name, "an object that can be read", x, () => {
+    const o: Record<string, unknown> = Object.create(null);
+    for (const k of listed) o[k] = (x as Record<string, unknown>)[k];
+    return o;
+  });
 }
 
 /** An object, not `null` (arrays and class instances included). @internal */
@@ -107,9 +113,8 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
  * reads them (own keys only) would otherwise drop silently.
  */
 function notOwn(x: object, key: string): void {
-  if (readable("options", "an object that can be read", x, () => key in x)) {
-    throw invalid(TYPE, "option", "an own enumerable property (options are copied as p-retry copies them: an inherited option or a class's getter is not read)", key);
-  }
+  // (Asked after the keys were listed or the policy method looked for: a revoked Proxy was refused there.)
+  if (key in x) throw invalid(TYPE, "option", "an own enumerable property", key);
 }
 
 /** The key of a policy's options method (every copy of the package shares it). */
@@ -151,10 +156,7 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
   // method), or createBackoff options in a class instance or inheriting from defaults, read
   // by name as createBackoff reads them (its getters and inherited options count).
   if (proto !== Object.prototype && proto !== null) {
-    if (!readable(name, `${expected} that can be read`, x, () => POLICY_OPTIONS in x)) {
-      if (pRetry) for (const k of P_RETRY_KEYS) if (!isBackoffKey(k)) notOwn(x, k);
-      return createBackoff(x as unknown as BackoffOptions);
-    }
+    if (!readable(name, `${expected} that can be read`, x, () => POLICY_OPTIONS in x)) return createBackoff(x as unknown as BackoffOptions);
     try {
       return Backoff.from(x as unknown as Backoff);
     } catch {
