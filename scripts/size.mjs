@@ -32,8 +32,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 25_730, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
-  "./policy": 9_550, "./chart": 12_700, "./retry": 20_180,
+  ".": 25_950, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
+  "./policy": 9_550, "./chart": 12_700, "./retry": 20_380,
   // The policy plus the queue helpers and the retry functions they build on.
   "./queues": 11_870,
 };
