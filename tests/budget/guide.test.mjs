@@ -11,14 +11,9 @@ import { fileURLToPath } from "node:url";
 import { missingRedis, startRedis } from "./redis-server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { blocks } from "../docs/blocks.mjs";
+import { Miniflare } from "../miniflare.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-let Miniflare;
-try {
-  ({ Miniflare } = await import("miniflare"));
-} catch {
-  Miniflare = undefined;
-}
 const missing = missingRedis ?? (Miniflare ? undefined : "miniflare cannot be imported; run npm ci");
 // With CI=true nothing is skipped: a missing engine fails the test.
 const skip = missing && process.env.CI !== "true" ? missing : false;

@@ -9,15 +9,9 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { workerdModules } from "../workerd-modules.mjs";
+import { Miniflare, missing } from "../miniflare.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-let Miniflare;
-let missing;
-try {
-  ({ Miniflare } = await import("miniflare"));
-} catch (e) {
-  missing = `miniflare cannot be imported (${e.message}); run npm ci`;
-}
 // With CI=true nothing is skipped: a missing engine fails the test.
 const skip = missing && process.env.CI !== "true" ? missing : false;
 

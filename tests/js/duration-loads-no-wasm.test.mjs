@@ -13,13 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildSync } from "esbuild";
 import { closure } from "../../scripts/size.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
+import { Miniflare } from "../miniflare.mjs";
 
-let Miniflare;
-try {
-  ({ Miniflare } = await import("miniflare"));
-} catch {
-  Miniflare = undefined;
-}
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const pkg = `${root}pkg/`;

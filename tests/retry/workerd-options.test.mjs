@@ -8,13 +8,8 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:http";
 import { workerdModules } from "../workerd-modules.mjs";
+import { Miniflare } from "../miniflare.mjs";
 
-let Miniflare;
-try {
-  ({ Miniflare } = await import("miniflare"));
-} catch {
-  Miniflare = undefined;
-}
 if (!Miniflare && process.env.CI === "true") throw new Error("miniflare is required under CI");
 
 const root = fileURLToPath(new URL("../../", import.meta.url));

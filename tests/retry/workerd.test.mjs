@@ -7,13 +7,8 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:http";
 import { workerdModules } from "../workerd-modules.mjs";
+import { Miniflare } from "../miniflare.mjs";
 
-let Miniflare;
-try {
-  ({ Miniflare } = await import("miniflare"));
-} catch {
-  Miniflare = undefined;
-}
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
