@@ -8,53 +8,131 @@
  * drafts: delay-seconds) and `X-RateLimit-Reset` (epoch seconds, or seconds
  * below 10⁹). Seconds are read by the delay-seconds reader of `Retry-After`
  * (js/http-date.ts); this file cuts the structured field into its members and
- * parameters (kept out of the wasm, which every entry point loads).
+ * parameters (kept out of the wasm, which every entry point loads). Every reader here makes one
+ * pass over a field value with no regular expression, so a hostile server's value costs time
+ * linear in its length.
  * @module
  */
-import { retryAfterValueMs } from "./http-date.js";
+import { delaySecondsMs, retryAfterValueMs } from "./http-date.js";
 import { invalid, RANGE, readable, TYPE } from "./errors.js";
 import { isObject } from "./retry-options.js";
 
 /** `X-RateLimit-Reset` values at or above this many seconds are a time since the epoch. */
 const EPOCH_SECONDS_FROM = 1e9;
 
-/** delay-seconds (`1*DIGIT`, optional whitespace around) as ms, through the `Retry-After` reader; else `undefined`. */
-function seconds(v: string): number | undefined {
-  return /^[ \t]*\d+[ \t]*$/.test(v) ? retryAfterValueMs(v, 0) : undefined;
+/** Whether a code unit may continue an RFC 9651 token (`tchar`, `:` and `/`), or is `?`: the characters of a bare item that is neither a string nor a byte sequence. */
+function isTokenChar(c: number): boolean {
+  // ALPHA / DIGIT, then !#$%&'*+-.^_`|~ and :/?
+  return (c >= 48 && c <= 58) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || "!#$%&'*+-./?^_`|~".includes(String.fromCharCode(c));
 }
 
-/** A bare item of RFC 9651 §3.3: a string, a byte sequence, or a token / number / boolean. */
-const ITEM = "\"(?:[^\"\\\\\\x00-\\x1f\\x7f]|\\\\[\"\\\\])*\"|:[A-Za-z0-9+/=]*:|[!#$%&'*+\\-.0-9A-Z^_\\x60a-z|~:/?]+";
-/** A parameter: `;key` or `;key=<bare item>` (the key in group 1, the value in group 2). */
-const PARAM_TEXT = ";[ ]*([a-z*][a-z0-9_\\-.*]*)(?:=(" + ITEM + "))?";
+/** Whether a code unit may stand in a byte sequence's base64 (RFC 9651 §3.3.5). */
+function isBase64Char(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47 || c === 61;
+}
+
+/** Whether a bare item may end before `v[at]`: at a parameter, whitespace, a comma or the end. */
+function endsItem(v: string, at: number): boolean {
+  const c = v.charCodeAt(at);
+  return at >= v.length || c === 59 || c === 32 || c === 9 || c === 44;
+}
+
+/**
+ * The index just past the bare item (RFC 9651 §3.3) that starts at `v[at]`, or -1: a string
+ * (`"…"`, escapes `\"` and `\\` only, no control characters), a byte sequence (`:base64:`), or a
+ * run of token characters (tokens, integers, decimals, booleans). Each character is looked at
+ * a bounded number of times, so the time is linear in the item's length.
+ */
+function itemEnd(v: string, at: number): number {
+  const first = v.charCodeAt(at);
+  if (first === 34) {
+    for (let i = at + 1; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      if (c === 34) return i + 1;
+      if (c === 92) {
+        const next = v.charCodeAt(i + 1);
+        if (next !== 34 && next !== 92) return -1;
+        i++;
+      } else if (c <= 0x1f || c === 0x7f) return -1;
+    }
+    return -1;
+  }
+  let token = at;
+  while (token < v.length && isTokenChar(v.charCodeAt(token))) token++;
+  if (first === 58) {
+    // A byte sequence, or else a run of token characters that starts with `:`: at most one of
+    // the two can be followed by what may follow an item.
+    let bytes = at + 1;
+    while (bytes < v.length && isBase64Char(v.charCodeAt(bytes))) bytes++;
+    if (v.charCodeAt(bytes) === 58 && endsItem(v, bytes + 1)) return bytes + 1;
+  }
+  return token > at ? token : -1;
+}
+
+/** Whether a code unit may start (`first`) or continue a parameter key (RFC 9651 §3.1.2). */
+function isKeyChar(c: number, first: boolean): boolean {
+  return (c >= 97 && c <= 122) || c === 42 || (!first && ((c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46));
+}
+
+/** Whether a parameter's value is absent or a non-negative sf-integer of at most 15 digits. */
+function isCount(x: string | undefined): boolean {
+  if (x === undefined) return true;
+  if (x.length < 1 || x.length > 15) return false;
+  for (let i = 0; i < x.length; i++) {
+    const c = x.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 /**
  * The longest `t` (× 1000) among the members of a `RateLimit` field whose `r`
  * is 0; `undefined` when no member is at `r=0` with a `t`, or when the field is
  * not a valid list (RFC 9651: a field that does not parse is ignored whole). `r`
- * and `t` must be non-negative sf-integers (at most 15 digits).
+ * and `t` must be non-negative sf-integers (at most 15 digits); the last `r` and
+ * `t` of a member count. One pass from left to right, no regular expression:
+ * time linear in the field's length, whatever a server sends.
  */
 function rateLimit(v: string): number | undefined {
-  // Built per call: no module-level side effect, so entry points that never call this shake it out.
-  // One list member: a bare item and its parameters (group 1), then the end or a comma (group 2).
-  const MEMBER = new RegExp("[ \\t]*(?:" + ITEM + ")((?:" + PARAM_TEXT.replace(/\((?!\?)/g, "(?:") + ")*)[ \\t]*(,|$)", "y");
-  const PARAM = new RegExp(PARAM_TEXT, "g");
   let best: number | undefined;
+  let at = 0;
   for (;;) {
-    const at = MEMBER.lastIndex;
-    const m = MEMBER.exec(v);
-    if (!m || (m[2] === "" && MEMBER.lastIndex !== v.length) || (m[2] === "," && MEMBER.lastIndex === v.length)) return undefined;
+    while (isOws(v.charCodeAt(at))) at++;
+    const end = itemEnd(v, at);
+    if (end < 0 || !endsItem(v, end)) return undefined;
+    at = end;
     let r: string | undefined;
     let t: string | undefined;
-    for (const [, key, value] of (m[1] as string).matchAll(PARAM)) {
-      if (key === "r") r = value;
-      if (key === "t") t = value;
+    while (v.charCodeAt(at) === 59) {
+      at++;
+      while (v.charCodeAt(at) === 32) at++;
+      const key = at;
+      if (!isKeyChar(v.charCodeAt(at), true)) return undefined;
+      at++;
+      while (isKeyChar(v.charCodeAt(at), false)) at++;
+      const name = v.slice(key, at);
+      let value: string | undefined;
+      if (v.charCodeAt(at) === 61) {
+        const valueEnd = itemEnd(v, at + 1);
+        if (valueEnd < 0 || !endsItem(v, valueEnd)) return undefined;
+        value = v.slice(at + 1, valueEnd);
+        at = valueEnd;
+      }
+      if (name === "r") r = value;
+      if (name === "t") t = value;
     }
-    const ok = (x: string | undefined) => x === undefined || /^\d{1,15}$/.test(x);
-    if (!ok(r) || !ok(t)) return undefined;
+    while (isOws(v.charCodeAt(at))) at++;
+    if (!isCount(r) || !isCount(t)) return undefined;
     if (r !== undefined && +r === 0 && t !== undefined) best = Math.max(best ?? 0, +t * 1000);
-    if (m[2] === "" || MEMBER.lastIndex === at) return best;
+    if (at >= v.length) return best;
+    if (v.charCodeAt(at) !== 44 || at + 1 >= v.length) return undefined;
+    at++;
   }
+}
+
+/** Whether a code unit is optional whitespace: SP or HTAB (RFC 9110 §5.6.3). */
+function isOws(c: number): boolean {
+  return c === 32 || c === 9;
 }
 
 /**
@@ -64,7 +142,7 @@ function rateLimit(v: string): number | undefined {
  */
 function rateLimitWaitMs(value: string, field: number, now: number): number | undefined {
   if (field === 0) return rateLimit(value);
-  const ms = seconds(value);
+  const ms = delaySecondsMs(value);
   if (ms === undefined || field === 1 || ms < EPOCH_SECONDS_FROM * 1000) return ms;
   return Math.max(ms - now, 0);
 }
