@@ -7,20 +7,20 @@
 export {
   MAX_ATTEMPTS, BASE_DELAY_MS, MAX_DELAY_MS, nextDelayMs, retrySchedule, totalRetryWindowMs, seededRandom,
   SigilError, type SigilErrorCode, type BackoffOptions as SigilBackoffOptions, type RetryScheduleOptions,
-} from "./sigil.js";
+} from "./policy/sigil.js";
 export {
   createBackoff, Backoff, type BackoffOptions, type BackoffCurveOptions, type BackoffStepsOptions,
   type BackoffSharedOptions, type BackoffJSON, type BackoffCurveJSON, type BackoffStepsJSON, type Jitter,
-} from "./backoff.js";
+} from "./policy/backoff.js";
 export {
   createRandom, restoreRandom, systemRandom, systemSeed, RANDOM_STATE_SCHEMA, type Random, type SeededRandom, type RandomState,
   type Seed, type RandomStateSchema, type RandomStateResult, type RandomStateIssue,
-} from "./random.js";
+} from "./policy/random.js";
 export {
   parse as parseDuration, toMs, toSeconds, InvalidDurationError, type DurationInput, type DurationString,
   type DurationUnit, type DurationUnitShort, type ParseResult,
-} from "./duration.js";
-export { scheduleSvg, type ScheduleSvgOptions } from "./chart.js";
+} from "./policy/duration.js";
+export { scheduleSvg, type ScheduleSvgOptions } from "./tools/chart.js";
 export {
   retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, serverDelayMs,
   createRetryBudget, type RetryBudget, type RetryBudgetOptions, type AbortSignalLike, type RetryPolicy,
@@ -29,8 +29,8 @@ export {
   type RetryBudgetStore, type RetryBudgetRule, type RetryBudgetWithdrawal, redisBudgetStore, type RedisClientLike,
   type RedisBudgetStoreOptions, RetryBudgetObject, durableObjectBudgetStore, type DurableObjectNamespaceLike,
   type DurableObjectBudgetStoreOptions, type ResponseLikeBudget,
-} from "./retry.js";
+} from "./runtime/retry.js";
 export {
   retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
   type BullBackoffStrategy,
-} from "./queues.js";
+} from "./queues/queues.js";

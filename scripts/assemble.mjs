@@ -1,7 +1,7 @@
 // Assembles pkg/ (what `npm pack ./pkg` publishes) from pkg-template/, the
 // wasm-bindgen output in build/bindgen and the compiled wrappers in build/js.
 //
-// Three JS trees that differ only in how the wasm arrives (js/loaders/):
+// Three JS trees that differ only in how the wasm arrives (js/engine/loaders/):
 //   dist/esm      every ESM runtime but workerd: Node and Bun `import`, browsers,
 //                 bundlers, Deno. The wasm bytes are inlined (wasm-inline.js) and
 //                 compiled synchronously: no file path, so bundling for Node works too.
@@ -20,7 +20,7 @@
 // class keeps its name without esbuild's `keepNames` wrappers (which cost ~1.2 KB
 // gzip in every application bundle and block tree shaking). No source maps: with
 // the names kept, a stack trace reads as the source does, and maps that embed
-// js/*.ts were 70 % of the tarball.
+// js/**/*.ts were 70 % of the tarball.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -66,8 +66,8 @@ const readLeb = (buf, at) => {
  * two letters (`compileCurve` → `a`, …, in export order; `memory` keeps its name);
  * wasm-bindgen's globals that its glue never reads (`__abort_handler`,
  * `__instance_terminated`) are no longer exported. Imports: the module
- * `./backoff_wasm_bg.js` becomes `w`, js/draw.ts's draw `draw` and the externref
- * table set-up `table` (js/loaders/instantiate.js provides them by these names).
+ * `./backoff_wasm_bg.js` becomes `w`, js/engine/draw.ts's draw `draw` and the externref
+ * table set-up `table` (js/engine/loaders/instantiate.js provides them by these names).
  * Every application bundle carries these names twice, in the wasm and in the JS that
  * calls it (`wasm.compileCurve(…)`, rewritten by `shortCalls`): 455 B of export
  * names in the 17 095 B wasm (16 842 B after the functions were renamed). Measured
@@ -128,17 +128,17 @@ function shortWasm(bytes, glueCode) {
 }
 
 /**
- * The loaders instantiate the wasm with js/loaders/instantiate.js instead of the glue's
+ * The loaders instantiate the wasm with js/engine/loaders/instantiate.js instead of the glue's
  * `__wbg_get_imports`/`__wbg_finalize_init`: fails when the glue's externref-table set-up
  * (the `table` import) or its start call is not the one instantiate.js repeats.
  */
 function checkGlue(code) {
   const squash = (t) => t.replace(/\s+/g, "");
   const table = /table: function\(\) \{([^}]*)\}/.exec(code)?.[1];
-  const ours = /function table\(\) \{([^}]*)\}/.exec(readFileSync(at("js", "loaders", "instantiate.js"), "utf8"))?.[1];
+  const ours = /function table\(\) \{([^}]*)\}/.exec(readFileSync(at("js", "engine", "loaders", "instantiate.js"), "utf8"))?.[1];
   const want = squash(ours ?? "x").replace("constt=", "consttable=").replaceAll("t.set(", "table.set(");
   if (!table || squash(table) !== want || !code.includes("wasm.__wbindgen_start();")) {
-    throw new Error("assemble: wasm-bindgen's glue sets up its externref table or starts differently from js/loaders/instantiate.js");
+    throw new Error("assemble: wasm-bindgen's glue sets up its externref table or starts differently from js/engine/loaders/instantiate.js");
   }
 }
 
@@ -191,6 +191,18 @@ manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "
 const entries = Object.keys(manifest.exports)
   .filter((k) => k !== "./package.json")
   .map((k) => (k === "." ? "index" : k.replace(/^\.\//, "")));
+/**
+ * The source of each entry point (and of the command, `cli`): its path under js/ (and
+ * build/js) without the extension. js/index.ts sits at the top; the others live in the
+ * folder of their layer. The published file keeps the entry's name (dist/esm/sigil.js,
+ * dist/types/sigil.d.ts).
+ */
+const SOURCES = {
+  index: "index", sigil: "policy/sigil", backoff: "policy/backoff", random: "policy/random",
+  duration: "policy/duration", policy: "policy/policy", chart: "tools/chart", retry: "runtime/retry",
+  queues: "queues/queues", cli: "tools/cli",
+};
+for (const e of [...entries, "cli"]) if (!SOURCES[e]) throw new Error(`assemble: no source listed for the entry point ${e}`);
 manifest.exports = Object.fromEntries([
   ...entries.map((e) => [e === "index" ? "." : `./${e}`, {
     workerd: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/workerd/${e}.js` },
@@ -221,8 +233,8 @@ const banner = `/* backoff-wasm ${manifest.version}, MIT */`;
 
 /**
  * Checks wasm-bindgen's glue against what the package uses instead of it. The wrappers call
- * the wasm's exports directly (js/abi.ts) and the loaders instantiate with
- * js/loaders/instantiate.js, so no part of the glue (`initSync` with its argument checks
+ * the wasm's exports directly (js/engine/abi.ts) and the loaders instantiate with
+ * js/engine/loaders/instantiate.js, so no part of the glue (`initSync` with its argument checks
  * and warnings, a wrapper per export, its import object) reaches a runtime tree or an
  * application bundle: ~0.9 KB minified per entry point for the wrappers and `initSync`,
  * ~0.1 KB gzip for the instantiation (`npm run size`). The glue must import exactly what
@@ -232,13 +244,13 @@ function glue() {
   checkGlue(shortGlue(readFileSync(join(bindgen, "backoff_wasm.js"), "utf8")));
 }
 
-/** A staging copy of the wrappers with `loader` as ./wasm.js. */
+/** A staging copy of the wrappers with `loader` as engine/wasm.js. */
 function staged(name, loader) {
   const dir = join(stage, name);
   cpSync(compiled, dir, { recursive: true });
-  cpSync(at("js", "loaders", loader), join(dir, "wasm.js"));
-  cpSync(at("js", "loaders", "instantiate.js"), join(dir, "instantiate.js"));
-  for (const f of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+  cpSync(at("js", "engine", "loaders", loader), join(dir, "engine", "wasm.js"));
+  cpSync(at("js", "engine", "loaders", "instantiate.js"), join(dir, "engine", "instantiate.js"));
+  for (const f of readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".js"))) {
     writeFileSync(join(dir, f), shortCalls(readFileSync(join(dir, f), "utf8")));
   }
   return dir;
@@ -252,7 +264,7 @@ function staged(name, loader) {
  * one character at or above 0x80 (`\\xNN`; the prefix is picked among the rarest).
  * The text's first character is the prefix; the second is the key (every wasm module
  * starts with the byte 0, `\\0asm`). Only `"`, `\\`, LF and CR are escaped. The
- * loaders (js/loaders/inline.js, cjs.js) decode it. Each byte keeps one fixed
+ * loaders (js/engine/loaders/inline.js, cjs.js) decode it. Each byte keeps one fixed
  * spelling, so gzip still finds the wasm's repeats.
  *
  * The key and prefix: an application bundle carries esbuild's reprint of this literal
@@ -379,7 +391,7 @@ function esmTree(name, loader, { external = [], extra = [], first } = {}) {
   const dir = staged(name, loader);
   const out = join(pkg, "dist", name);
   buildSync({
-    ...minified, entryPoints: [...entries, ...extra].map((e) => ({ in: join(dir, `${e}.js`), out: e })),
+    ...minified, entryPoints: [...entries, ...extra].map((e) => ({ in: join(dir, `${SOURCES[e]}.js`), out: e })),
     outdir: out, format: "esm", splitting: true, chunkNames: "chunk-[hash]",
     platform: "neutral", target: "es2022", external: ["node:*", ...external], banner: { js: banner },
   });
@@ -486,15 +498,23 @@ cjsTree(await namesInIndex(esm));
 // tsc declares a class with ES private fields as `#private;`, which TypeScript rejects in a
 // declaration file when the consumer targets ES5 (TS18028, TypeScript's default target,
 // without skipLibCheck). A `private` member keeps the class nominal as `#private` did and
-// reads under every target.
+// reads under every target. The declarations sit in one folder, each under its file's
+// name (file names are unique across js/'s folders): the imports between them are
+// rewritten from the source folders' paths (`../engine/abi.js`) to `./abi.js`.
 const types = join(pkg, "dist", "types");
+const compiledPaths = new Map(readdirSync(compiled, { recursive: true }).filter((f) => f.endsWith(".d.ts"))
+  .map((f) => [f.split("/").pop().slice(0, -".d.ts".length), f.slice(0, -".d.ts".length)]));
+if (compiledPaths.size !== readdirSync(compiled, { recursive: true }).filter((f) => f.endsWith(".d.ts")).length) {
+  throw new Error("assemble: two files of js/ share a name, so their declarations cannot share dist/types");
+}
 mkdirSync(join(types, "esm"), { recursive: true });
 const declarations = new Map();
 const declare = (name) => {
   if (declarations.has(name)) return;
   const file = name === "backoff_wasm" ? join(bindgen, "backoff_wasm.d.ts")
-    : name === "wasm" ? at("js", "wasm.d.ts") : join(compiled, `${name}.d.ts`);
-  const text = readFileSync(file, "utf8").replace(/^(\s*)#private;$/gm, '$1private "#private";');
+    : name === "wasm" ? at("js", "engine", "wasm.d.ts") : join(compiled, `${compiledPaths.get(name)}.d.ts`);
+  const text = readFileSync(file, "utf8").replace(/^(\s*)#private;$/gm, '$1private "#private";')
+    .replace(/(["'])\.\.?\/(?:[\w.-]+\/)*([\w.-]+)\.js\1/g, "$1./$2.js$1");
   declarations.set(name, text);
   for (const [, dep] of text.matchAll(/["']\.\/([\w.-]+)\.js["']/g)) declare(dep);
 };
@@ -508,7 +528,7 @@ writeFileSync(join(types, "esm", "package.json"), JSON.stringify({ type: "module
 
 // The command.
 mkdirSync(join(pkg, "bin"), { recursive: true });
-cpSync(at("js", "bin.js"), join(pkg, "bin", "backoff-wasm.js"));
+cpSync(at("js", "tools", "bin.js"), join(pkg, "bin", "backoff-wasm.js"));
 chmodSync(join(pkg, "bin", "backoff-wasm.js"), 0o755);
 
 // The package README: the user-facing part of the repository README (between the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the publishable package in pkg/:
 #   cargo (wasm32, release) -> wasm-bindgen (web glue) -> wasm-opt (npm binaryen)
-#   -> check js/boundary.ts against src/boundary.rs -> tsc (js/*.ts -> build/js,
+#   -> check js/engine/boundary.ts against src/boundary.rs -> tsc (js/**/*.ts -> build/js,
 #   with .d.ts) -> scripts/assemble.mjs (pkg/).
 # Run scripts/setup.sh first (npm start / npm test / npm run build do).
 set -euo pipefail
@@ -31,13 +31,13 @@ node_modules/.bin/wasm-opt -Oz --converge --enable-reference-types --enable-bulk
   --enable-sign-ext --enable-multivalue --strip-debug --strip-producers --strip-target-features \
   build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm
 
-log "js/boundary.ts is what src/boundary.rs generates (checked, not rewritten)"
+log "js/engine/boundary.ts is what src/boundary.rs generates (checked, not rewritten)"
 # The committed file is the one tsc compiles and the one reviewed: a build never
 # rewrites it, so a stale file fails here (and in `cargo test`) instead of being
 # replaced silently.
 if ! cargo test -q --lib boundary::tests::generated_file_is_current >build/boundary-check.log 2>&1; then
   cat build/boundary-check.log >&2
-  echo "[build] FAIL: js/boundary.ts differs from src/boundary.rs; regenerate it with" >&2
+  echo "[build] FAIL: js/engine/boundary.ts differs from src/boundary.rs; regenerate it with" >&2
   echo "[build]   BOUNDARY_WRITE=1 cargo test -q --lib boundary::" >&2
   exit 1
 fi

@@ -5,12 +5,12 @@
 //! index an error blames: [`BACKOFF_FIELDS`], [`SIGIL_FIELDS`]), the modes of
 //! `checkSeed` and `checkItems`, option-list ids, Sigil's constants and buffer
 //! sizes. This file is their one source: `src/bindings` uses them directly, and
-//! the JavaScript wrappers import `js/boundary.ts`, generated from this module
+//! the JavaScript wrappers import `js/engine/boundary.ts`, generated from this module
 //! ([`typescript`]). The committed file is checked, never rewritten by the
 //! build: the test `generated_file_is_current` (run by scripts/build.sh and by
 //! `cargo test`) fails when it differs, naming the command that regenerates it.
 
-/// Type tags of JS values, as `js/abi.ts` (`tag`) computes them.
+/// Type tags of JS values, as `js/engine/abi.ts` (`tag`) computes them.
 pub mod tags {
     /// `undefined`.
     pub const UNDEFINED: u32 = 0;
@@ -40,7 +40,7 @@ pub mod slot {
     pub const COUNT: usize = INPUT + 2 * INPUTS;
     /// Slot of the error class ([`super::kind`]).
     pub const ERR_KIND: usize = 8;
-    /// Slot of the option name: its wording id (`core::wording::T`, `WORDING` in js/boundary.ts).
+    /// Slot of the option name: its wording id (`core::wording::T`, `WORDING` in js/engine/boundary.ts).
     pub const ERR_OPTION: usize = 9;
     /// Slot of the expected text: its wording id (`{}` placeholders in the text).
     pub const ERR_EXPECTED: usize = 10;
@@ -156,7 +156,7 @@ pub const JITTER_NAMES: [&str; 3] = ["full", "equal", "decorrelated"];
 
 /// How a field's value crosses: the JS wrapper writes its type tag ([`tags`])
 /// into the field's first input slot and, into the second, the number named
-/// here (`js/abi.ts`, `put`).
+/// here (`js/engine/abi.ts`, `put`).
 pub mod via {
     /// Nothing is written: a value only an error blames (a draw's result).
     pub const NONE: u32 = 0;
@@ -191,7 +191,7 @@ pub mod via {
 /// tag) and the next one (the number), and an error that blames it records the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field {
-    /// The constant's name in `js/boundary.ts` (after the table's prefix).
+    /// The constant's name in `js/engine/boundary.ts` (after the table's prefix).
     pub id: &'static str,
     /// The option's key (or, for a value that is not an option, what it is).
     pub name: &'static str,
@@ -308,7 +308,7 @@ pub mod items_of {
     pub const SHUFFLE: u32 = 1;
 }
 
-/// Option lists (`SIGIL_OPTION_NAMES`, `BACKOFF_OPTION_NAMES` in `js/boundary.ts`).
+/// Option lists (`SIGIL_OPTION_NAMES`, `BACKOFF_OPTION_NAMES` in `js/engine/boundary.ts`).
 pub mod surface {
     /// Sigil's options (SigilError).
     pub const SIGIL: u32 = 0;
@@ -322,7 +322,7 @@ pub const TEXT_CAPACITY: usize = 256;
 /// Doubles in the policy register: a header and up to `MAX_STEPS` steps.
 pub const REGISTER_LEN: usize = rec::HEADER + crate::core::policy::MAX_STEPS;
 
-/// Every shared number with its name in `js/boundary.ts` (the generator's input).
+/// Every shared number with its name in `js/engine/boundary.ts` (the generator's input).
 #[rustfmt::skip]
 pub const TABLE: &[(&str, f64)] = &[
     ("TAG_UNDEFINED", tags::UNDEFINED as f64), ("TAG_NUMBER", tags::NUMBER as f64),
@@ -362,7 +362,7 @@ fn names_of(wording: crate::core::wording::T) -> Vec<&'static str> {
     list.strip_prefix("one of ").unwrap_or(list).split(", ").collect()
 }
 
-/// The text of `js/boundary.ts`: every [`TABLE`] entry, the growth and jitter
+/// The text of `js/engine/boundary.ts`: every [`TABLE`] entry, the growth and jitter
 /// names, every wording of an error by id (`WORDING`, from `core::wording`), each field table's indexes (`BACKOFF_BASE`, …), names
 /// (`BACKOFF_FIELDS`) and where its options are among them, as TypeScript constants.
 #[cfg(not(target_arch = "wasm32"))]
@@ -469,17 +469,17 @@ mod tests {
     use crate::core::curve::{Growth, Jitter};
     use crate::core::wording::T;
 
-    /// Set to rewrite `js/boundary.ts` instead of checking it.
+    /// Set to rewrite `js/engine/boundary.ts` instead of checking it.
     const WRITE: &str = "BOUNDARY_WRITE";
 
     #[test]
     fn generated_file_is_current() {
-        check_generated("js/boundary.ts", &typescript(), WRITE, "src/boundary.rs generates", "boundary");
+        check_generated("js/engine/boundary.ts", &typescript(), WRITE, "src/boundary.rs generates", "boundary");
     }
 
     #[test]
     fn wordings_left_out_of_javascript_are_recorded_by_no_wasm_check() {
-        // `JitterNeedsSource` is empty in js/boundary.ts: only the native API (src/api.rs) may name it.
+        // `JitterNeedsSource` is empty in js/engine/boundary.ts: only the native API (src/api.rs) may name it.
         let dir = format!("{}/src/bindings", env!("CARGO_MANIFEST_DIR"));
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -505,7 +505,7 @@ mod tests {
         for (wording, table) in [(T::BackoffNames, BACKOFF_FIELDS), (T::SigilNames, SIGIL_FIELDS)] {
             let options: Vec<&str> = table.iter().filter(|f| f.option).map(|f| f.name).collect();
             assert_eq!(names_of(wording), options, "{wording:?}");
-            // The options are one run of the table (js/errors.ts slices them out).
+            // The options are one run of the table (js/engine/errors.ts slices them out).
             let first = table.iter().position(|f| f.option).unwrap_or(0);
             assert!(table[first..first + options.len()].iter().all(|f| f.option), "{wording:?}");
         }

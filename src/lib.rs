@@ -42,7 +42,7 @@ pub use api::{Backoff, Builder, Error, Jitter, Random, parse_duration};
 pub mod core;
 
 // The numbers both sides of the wasm boundary share, from which the npm package's
-// `js/boundary.ts` is generated. Not part of the API: hidden rather than `pub(crate)`
+// `js/engine/boundary.ts` is generated. Not part of the API: hidden rather than `pub(crate)`
 // only because that generator (`examples/boundary.rs`) and the wasm-bindgen tests
 // (`tests/wasm/common.rs`) read it.
 #[doc(hidden)]

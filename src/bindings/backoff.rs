@@ -6,7 +6,7 @@
 //! (a plain array, not wasm memory: nothing to free, nothing to leak, no
 //! `FinalizationRegistry`). Before a call the wrapper copies the record
 //! into the one policy register ([`register`]) unless it is already there
-//! (js/abi.ts, `load`); the record is what `compile*` wrote there.
+//! (js/engine/abi.ts, `load`); the record is what `compile*` wrote there.
 
 use wasm_bindgen::prelude::*;
 
@@ -46,7 +46,7 @@ fn get(i: usize) -> f64 {
     REG.with(|r| r.get(i).copied().unwrap_or(f64::NAN))
 }
 
-// The host's draw: calls the JavaScript source the wrapper selected (js/draw.ts)
+// The host's draw: calls the JavaScript source the wrapper selected (js/engine/draw.ts)
 // — `kind` is a `source` code — and returns its result as a number (NaN for a
 // non-number, or when the source threw: the wrapper then rethrows it, so no
 // JavaScript exception unwinds through wasm). Not linked in the wasm-bindgen

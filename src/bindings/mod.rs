@@ -11,9 +11,9 @@
 //! reads through a `Float64Array` over wasm memory.
 //!
 //! Errors: a failed check records its error class, option name and expected
-//! text as ids of `core::wording` (the one place each wording lives; js/boundary.ts
+//! text as ids of `core::wording` (the one place each wording lives; js/engine/boundary.ts
 //! holds the same table, generated from it, as `WORDING`) and which of the values
-//! the call was given is to blame; the JS wrapper (`js/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
+//! the call was given is to blame; the JS wrapper (`js/engine/errors.ts`, `fail`) builds `<option> must be <expected>; received <value>`.
 //! A check names its error with one constant (`spec`: class, value index and
 //! the two wording ids), and option values are read by two shared readers
 //! (`number`, `duration_option`) that run the `core::check` function the
@@ -21,7 +21,7 @@
 //!
 //! Nothing here may panic or allocate on any input: every index is checked
 //! (`get`), no `Vec`/`String`/`format!`, no `RefCell`. The one import is the
-//! draw of a JavaScript `random` source (`backoff::host_draw`, js/draw.ts),
+//! draw of a JavaScript `random` source (`backoff::host_draw`, js/engine/draw.ts),
 //! which catches whatever the source throws and hands it back to the wrapper
 //! after the call: no JS exception unwinds through wasm frames. Powers are
 //! computed in Rust (`core::pow`), with no host call.

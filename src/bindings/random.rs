@@ -60,7 +60,7 @@ pub fn check_items(of: u32, tag: u32, length: f64) -> u32 {
 /// The state of the one seeded stream that is "loaded" in wasm. Every seeded
 /// stream's state is owned by its JS object (four u32 words); the wrapper loads
 /// a stream's words here before drawing and saves them back when another
-/// stream takes its place (js/streams.ts). So no wasm memory is allocated per
+/// stream takes its place (js/policy/streams.ts). So no wasm memory is allocated per
 /// stream: nothing to free, nothing to leak (wasm is single-threaded).
 pub(crate) static CURRENT: Static<Sfc32> = Static::new(Sfc32::from_words([0; 4]));
 
@@ -73,7 +73,7 @@ pub fn stream_seed(len: u32) {
 
 /// Address of the loaded stream's state: four `u32` words (`Sfc32` is
 /// `repr(transparent)` over them). The wrapper saves a stream by reading them
-/// and loads one by writing them, in place (js/streams.ts): no call per word,
+/// and loads one by writing them, in place (js/policy/streams.ts): no call per word,
 /// so a delay of a policy whose stream was not the loaded one is still one call.
 #[wasm_bindgen(js_name = streamState)]
 pub fn stream_state() -> u32 {

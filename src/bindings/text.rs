@@ -1,5 +1,5 @@
 //! Text across the boundary: one scratch buffer of UTF-16 code units that the
-//! JS wrappers fill (`js/abi.ts`, `text`), and the exports that read it:
+//! JS wrappers fill (`js/engine/abi.ts`, `text`), and the exports that read it:
 //! seeds.
 
 use wasm_bindgen::prelude::*;

@@ -493,7 +493,7 @@ mod tests {
 
     #[test]
     fn javascript_vectors_are_current() {
-        // The JavaScript reader of duration text (js/duration-text.ts) replays this file
+        // The JavaScript reader of duration text (js/engine/duration-text.ts) replays this file
         // (tests/js/duration-vectors.test.mjs): both parsers give the same answers.
         crate::boundary::check_generated(
             "tests/js/duration-vectors.json",

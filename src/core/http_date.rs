@@ -680,7 +680,7 @@ mod tests {
 
     #[test]
     fn javascript_vectors_are_current() {
-        // The JavaScript reader of `Retry-After` (js/http-date.ts) replays this file
+        // The JavaScript reader of `Retry-After` (js/runtime/http-date.ts) replays this file
         // (tests/retry/retry-after-vectors.test.mjs): both parsers give the same answers.
         crate::boundary::check_generated(
             "tests/retry/http-date-vectors.json",

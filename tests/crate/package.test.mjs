@@ -1,5 +1,5 @@
 // The crate as `cargo package` packs it is complete: unpacked on its own, away from the
-// repository, its `cargo test` passes (the unit tests, among them the checks of js/boundary.ts
+// repository, its `cargo test` passes (the unit tests, among them the checks of js/engine/boundary.ts
 // and of the duration and HTTP-date vectors, which the package therefore carries, and the doc tests).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,12 +19,12 @@ function run(cmd, args, cwd, env = process.env) {
   return `${r.stdout}\n${r.stderr}`;
 }
 
-test("cargo package: the packed crate carries the files its tests check (js/boundary.ts, the duration and HTTP-date vectors), and its own cargo test passes when unpacked alone", { timeout: 1_800_000 }, () => {
+test("cargo package: the packed crate carries the files its tests check (js/engine/boundary.ts, the duration and HTTP-date vectors), and its own cargo test passes when unpacked alone", { timeout: 1_800_000 }, () => {
   const packDir = join(root, "target", "package-check");
   // --allow-dirty: the check runs on the working tree as it is (uncommitted edits included).
   const listed = run("cargo", ["package", "--list", "--allow-dirty"], root).split("\n").map((l) => l.trim());
   // The files src/'s tests compare with what the crate generates; nothing else of js/ or tests/.
-  const checked = ["js/boundary.ts", "tests/js/duration-vectors.json", "tests/retry/http-date-vectors.json"];
+  const checked = ["js/engine/boundary.ts", "tests/js/duration-vectors.json", "tests/retry/http-date-vectors.json"];
   for (const f of checked) assert.ok(listed.includes(f), `cargo package --list lacks ${f}: ${listed.join(", ")}`);
   assert.deepEqual(listed.filter((f) => /^(js|tests)\//.test(f)), checked);
   run("cargo", ["package", "--allow-dirty", "--no-verify", "--target-dir", packDir], root);

@@ -1,4 +1,4 @@
-// The numbers-only wasm boundary (js/abi.ts, src/bindings): text of any length
+// The numbers-only wasm boundary (js/engine/abi.ts, src/bindings): text of any length
 // through the scratch buffer (long text goes to pages grown for it), result and
 // error slots read correctly after memory grew, and values that wasm converts
 // to numbers (an attempt given as text) treated as every export treats them.

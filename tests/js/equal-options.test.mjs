@@ -1,6 +1,6 @@
 // Policies built from equal options answer as one built alone, whatever was built before them:
 // the compiled record of options that are numbers, strings or left out is reused for equal
-// options (js/backoff.ts, `recordOf`), so these tests build policies in orders and numbers that
+// options (js/policy/backoff.ts, `recordOf`), so these tests build policies in orders and numbers that
 // reuse, collide and evict entries, and compare each answer with a fresh process's.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -56,7 +56,7 @@ process.stdout.write(JSON.stringify(out.map(String)));
 
 test("the wasm makes no host call for powers: its imports are wasm-bindgen's table set-up and the JS random draw", () => {
   const wasm = new WebAssembly.Module(readFileSync(new URL("../../pkg/dist/backoff_wasm_bg.wasm", import.meta.url)));
-  // The one other import is js/draw.ts's `draw` (a caller's JavaScript random source,
+  // The one other import is js/engine/draw.ts's `draw` (a caller's JavaScript random source,
   // host_draw in src/bindings/backoff.rs); nothing else, Math.pow included, is imported.
   // (scripts/assemble.mjs shortens wasm-bindgen's names: `shortWasm`.)
   assert.deepEqual(

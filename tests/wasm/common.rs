@@ -31,7 +31,7 @@ extern "C" {
 // ------------------------------------------------------------------ helpers
 
 /// `compileCurve` with its fields written into the input slots by name, as
-/// js/backoff.ts writes them (`unknown`: an unknown option name was found).
+/// js/policy/backoff.ts writes them (`unknown`: an unknown option name was found).
 #[allow(clippy::too_many_arguments)]
 fn compile_curve(
     fluent: bool,
@@ -60,7 +60,7 @@ fn compile_curve(
 }
 
 /// `compileShared` with its fields written into the input slots by name, as
-/// js/backoff.ts writes them (`seeded`: `random` is a seeded stream of the
+/// js/policy/backoff.ts writes them (`seeded`: `random` is a seeded stream of the
 /// package; else the tags of its `float` and `next`).
 #[allow(clippy::too_many_arguments)]
 fn compile_shared(
@@ -88,7 +88,7 @@ fn compile_shared(
     b::compile_shared(fluent)
 }
 
-/// `sigil` with its fields written into the input slots by name, as js/sigil.ts writes them.
+/// `sigil` with its fields written into the input slots by name, as js/policy/sigil.ts writes them.
 #[allow(clippy::too_many_arguments)]
 fn sigil_call(
     schedule: bool,
@@ -164,7 +164,7 @@ struct Recorded {
     index: f64,
 }
 
-/// The wording a slot names by id (`core::wording`, as js/errors.ts reads `WORDING`).
+/// The wording a slot names by id (`core::wording`, as js/engine/errors.ts reads `WORDING`).
 fn wording_at(id: f64) -> String {
     backoff_wasm::core::wording::text_at(id as usize).to_string()
 }
@@ -213,7 +213,7 @@ fn parse(s: &str) -> f64 {
     parse_at(text(s))
 }
 
-/// `createBackoff` options as js/backoff.ts passes them: (tag, number) pairs.
+/// `createBackoff` options as js/policy/backoff.ts passes them: (tag, number) pairs.
 struct Options {
     base: (u32, f64),
     steps: Option<Vec<(u32, f64)>>,

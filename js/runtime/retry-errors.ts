@@ -6,7 +6,7 @@
  * @module
  */
 
-import { brand, has } from "./errors.js";
+import { brand, has } from "../engine/errors.js";
 
 // Pure (no module-level side effect), so that an entry point that does not use these
 // classes (/queues loads this chunk) loses them to tree-shaking.

@@ -1,6 +1,6 @@
 // The wasm instance with its two imports, shared by the loaders (./wasm.js). The module
 // imports exactly these (scripts/assemble.mjs, `shortWasm`, fails the build otherwise):
-// js/draw.ts's `draw` (a JavaScript random source's draw), and wasm-bindgen's set-up of
+// js/engine/draw.ts's `draw` (a JavaScript random source's draw), and wasm-bindgen's set-up of
 // its externref table (the slots it reserves for undefined, null, true and false), which
 // the module's start function calls. wasm-bindgen's glue (build/bindgen/backoff_wasm.js)
 // does the same with more code (~0.1 KB more per application bundle: wrapper functions,

@@ -4,8 +4,8 @@
  * this process or, with a `store`, shared by every process that uses the store.
  * @module
  */
-import { toMs, type DurationInput } from "./duration.js";
-import { invalid, numberOption, RANGE, readable, TYPE } from "./errors.js";
+import { toMs, type DurationInput } from "../policy/duration.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
 import { optionsObject } from "./retry-options.js";
 
 /**

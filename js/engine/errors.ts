@@ -4,7 +4,7 @@
  * `instanceof` works across every entry point and across the ESM and CommonJS
  * copies of this package: membership is a brand (`Symbol.for`) rather than
  * object identity. No wasm here (the errors a wasm check recorded are read in
- * js/wasm-errors.ts), so an entry point whose work is all JavaScript (`/duration`)
+ * js/engine/wasm-errors.ts), so an entry point whose work is all JavaScript (`/duration`)
  * loads none.
  * @module
  */
@@ -132,19 +132,19 @@ export class InvalidDurationError extends Error {
 /**
  * Error classes of `invalid`: RangeError, TypeError (`SIGIL`, SigilError, is the third kind the
  * wasm checks record). Re-exported, not copied into constants of this module, so that an importer
- * reads the numbers themselves (esbuild inlines js/boundary.ts's literal constants, not a constant
+ * reads the numbers themselves (esbuild inlines js/engine/boundary.ts's literal constants, not a constant
  * made from one). @internal
  */
 export { KIND_RANGE as RANGE, KIND_TYPE as TYPE } from "./boundary.js";
 
 /**
  * Makes a {@link SIGIL} error (a `SigilError` with code `"invalid_argument"`), set by
- * js/sigil.ts when it loads (only Sigil's calls record that kind), so an entry point without
+ * js/policy/sigil.ts when it loads (only Sigil's calls record that kind), so an entry point without
  * Sigil does not ship the class.
  */
 let sigilError: (message: string) => Error;
 
-/** Sets the maker of {@link SIGIL} errors (js/sigil.ts, when it loads). @internal */
+/** Sets the maker of {@link SIGIL} errors (js/policy/sigil.ts, when it loads). @internal */
 export function useSigilError(c: (message: string) => Error): void {
   sigilError = c;
 }

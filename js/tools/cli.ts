@@ -7,12 +7,12 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { createBackoff, type BackoffOptions } from "./backoff.js";
-import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "./sigil.js";
+import { createBackoff, type BackoffOptions } from "../policy/backoff.js";
+import { BASE_DELAY_MS, MAX_ATTEMPTS, MAX_DELAY_MS } from "../policy/sigil.js";
 import { formatDelay } from "./format.js";
 import { scheduleSvg } from "./chart.js";
 import { writeFileSync } from "node:fs";
-import type { Backoff } from "./backoff.js";
+import type { Backoff } from "../policy/backoff.js";
 
 const HELP = `Usage: backoff-wasm schedule [options]
 

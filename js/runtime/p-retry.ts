@@ -5,7 +5,7 @@
  * tests/retry/p-retry.test.mjs).
  * @module
  */
-import { invalid, numberOption, RANGE, readable, TYPE } from "./errors.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
 import { AbortError, isInstance } from "./retry-errors.js";
 import type { Rules } from "./retry-loop.js";
 

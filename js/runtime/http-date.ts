@@ -17,9 +17,9 @@
  * @module
  */
 
-import { HTTP_LAYOUTS as LAYOUTS, HTTP_LONG_DAYS as LONG_DAYS, HTTP_MONTHS as MONTHS, HTTP_SHORT_DAYS as SHORT_DAYS } from "./boundary.js";
+import { HTTP_LAYOUTS as LAYOUTS, HTTP_LONG_DAYS as LONG_DAYS, HTTP_MONTHS as MONTHS, HTTP_SHORT_DAYS as SHORT_DAYS } from "../engine/boundary.js";
 
-// The names and layouts are the Rust parser's tables, generated into js/boundary.ts. A layout is a
+// The names and layouts are the Rust parser's tables, generated into js/engine/boundary.ts. A layout is a
 // template: `w` a short day name, `l` a long one, `m` a month name, `0`–`5` one digit of field 0 day,
 // 2 year, 3 hour, 4 minute, 5 second (most significant first; field 1 is the month), `_` SP or a digit
 // of the day, any other character itself.

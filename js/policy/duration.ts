@@ -3,8 +3,8 @@
  * JavaScript with the same answers as the Rust crate's `parse_duration`.
  * @module
  */
-import { durationMs } from "./duration-text.js";
-import { InvalidDurationError, invalid, TYPE } from "./errors.js";
+import { durationMs } from "../engine/duration-text.js";
+import { InvalidDurationError, invalid, TYPE } from "../engine/errors.js";
 
 export { InvalidDurationError };
 

@@ -1,6 +1,6 @@
 /**
  * The errors a wasm check recorded (internal to the package): read from the result slots
- * (src/bindings/mod.rs writes them) and thrown as the package's errors (js/errors.ts).
+ * (src/bindings/mod.rs writes them) and thrown as the package's errors (js/engine/errors.ts).
  * @internal
  * @module
  */
@@ -23,7 +23,7 @@ export function fail(values: readonly unknown[]): never {
 
 /**
  * The values of a call's fields in their table's order (`BACKOFF_FIELDS`, `SIGIL_FIELDS` of
- * js/boundary.ts), by name from `read`: what {@link fail} picks the blamed value from. @internal
+ * js/engine/boundary.ts), by name from `read`: what {@link fail} picks the blamed value from. @internal
  */
 export function fieldValues<K extends string>(fields: readonly K[], read: { readonly [F in K]: unknown }): unknown[] {
   return fields.map((k) => read[k]);

@@ -4,8 +4,8 @@
  * (`backoff-wasm/queues` builds on it); exported by `backoff-wasm/retry`.
  * @module
  */
-import { Backoff } from "./backoff.js";
-import { numberOption } from "./errors.js";
+import { Backoff } from "../policy/backoff.js";
+import { numberOption } from "../engine/errors.js";
 import type { RetryPolicy } from "./retry.js";
 
 /** Cloudflare Queues: `delaySeconds` is at most 43 200 (12 hours). */

@@ -6,11 +6,11 @@
  * in wasm.
  * @module
  */
-import { wasm } from "./abi.js";
-import { ARRAY, num, streamWords, tag, text } from "./abi.js";
-import { invalid, readable, TYPE } from "./errors.js";
-import { fail, failure } from "./wasm-errors.js";
-import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE } from "./boundary.js";
+import { wasm } from "../engine/abi.js";
+import { ARRAY, num, streamWords, tag, text } from "../engine/abi.js";
+import { invalid, readable, TYPE } from "../engine/errors.js";
+import { fail, failure } from "../engine/wasm-errors.js";
+import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE } from "../engine/boundary.js";
 
 /**
  * A seed: a string, or a number standing for `String(number)` (`42` and `"42"`

@@ -3,7 +3,7 @@
  * @module
  */
 import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
-import { invalid, readable, TYPE } from "./errors.js";
+import { invalid, readable, TYPE } from "../engine/errors.js";
 import { optionsObject } from "./retry-options.js";
 
 /**

@@ -4,9 +4,9 @@
  * slot (`policyOf`), and `plan`, the validated form the retry loop runs on.
  * @module
  */
-import { Backoff, createBackoff, type BackoffOptions } from "./backoff.js";
-import { toMs, type DurationInput } from "./duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "./errors.js";
+import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.js";
+import { toMs, type DurationInput } from "../policy/duration.js";
+import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
 import { fnOf, P_RETRY_KEYS, signalOf, type PRetry } from "./p-retry.js";
 import type { RetryOptions } from "./retry.js";

@@ -15,12 +15,12 @@
  * below are the members this module uses, written out.
  * @module
  */
-import { Backoff } from "./backoff.js";
-import { invalid, numberOption, readable, TYPE } from "./errors.js";
-import { optionsObject } from "./retry-options.js";
-import { delaySeconds, queueRetryDelaySeconds } from "./queue-seconds.js";
-import { retryAfterMs, type RetryAfterInput } from "./server-delay.js";
-import type { RetryPolicy } from "./retry.js";
+import { Backoff } from "../policy/backoff.js";
+import { invalid, numberOption, readable, TYPE } from "../engine/errors.js";
+import { optionsObject } from "../runtime/retry-options.js";
+import { delaySeconds, queueRetryDelaySeconds } from "../runtime/queue-seconds.js";
+import { retryAfterMs, type RetryAfterInput } from "../runtime/server-delay.js";
+import type { RetryPolicy } from "../runtime/retry.js";
 
 /**
  * The members of a Cloudflare Queues `Message` (workers-types' `Message<Body>`)

@@ -7,14 +7,14 @@
  * RFC 9651 list, `"name";r=<remaining>;t=<seconds>`), `RateLimit-Reset` (older
  * drafts: delay-seconds) and `X-RateLimit-Reset` (epoch seconds, or seconds
  * below 10⁹). Seconds are read by the delay-seconds reader of `Retry-After`
- * (js/http-date.ts); this file cuts the structured field into its members and
+ * (js/runtime/http-date.ts); this file cuts the structured field into its members and
  * parameters (kept out of the wasm, which every entry point loads). Every reader here makes one
  * pass over a field value with no regular expression, so a hostile server's value costs time
  * linear in its length.
  * @module
  */
 import { delaySecondsMs, retryAfterValueMs } from "./http-date.js";
-import { invalid, RANGE, readable, TYPE } from "./errors.js";
+import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
 import { isObject } from "./retry-options.js";
 
 /** `X-RateLimit-Reset` values at or above this many seconds are a time since the epoch. */
@@ -237,7 +237,7 @@ function serverDelay(headers: unknown, now: number): number | undefined {
  *    past), else seconds.
  *
  * Seconds and dates are parsed in wasm (the parser of `retryAfterMs`); the
- * `RateLimit` list is cut into members and parameters in JS (js/server-delay.ts).
+ * `RateLimit` list is cut into members and parameters in JS (js/runtime/server-delay.ts).
  *
  * @param headers a `Headers` (anything with `get(name)`), a plain header record
  *   (Node's `IncomingHttpHeaders`), or anything with `headers` (a `Response`).

@@ -3,11 +3,11 @@
  * and docs. No dependencies; deterministic for a given policy and seed.
  * @module
  */
-import { Backoff, createBackoff } from "./backoff.js";
-import type { DurationInput } from "./duration.js";
-import { invalid, numberOption, readOptions, TYPE } from "./errors.js";
+import { Backoff, createBackoff } from "../policy/backoff.js";
+import type { DurationInput } from "../policy/duration.js";
+import { invalid, numberOption, readOptions, TYPE } from "../engine/errors.js";
 import { formatDelay } from "./format.js";
-import { seededInt } from "./streams.js";
+import { seededInt } from "../policy/streams.js";
 
 /** Options of `scheduleSvg`. */
 export interface ScheduleSvgOptions {

@@ -3,8 +3,8 @@
  * a request may go out again (`mayResend`); the retry loop does the rest.
  * @module
  */
-import type { Backoff } from "./backoff.js";
-import { invalid, RANGE, readable, TYPE } from "./errors.js";
+import type { Backoff } from "../policy/backoff.js";
+import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
 import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, isObject, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";

@@ -17,7 +17,7 @@ import { REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TEXT_CAPACITY } from "./boundary.
 
 export { num, tag } from "./tags.js";
 export { duration, durationMs } from "./duration-text.js";
-/** The tags of a function and of an array (`Array.isArray`), re-exported so that esbuild inlines them (js/errors.ts, `RANGE`). @internal */
+/** The tags of a function and of an array (`Array.isArray`), re-exported so that esbuild inlines them (js/engine/errors.ts, `RANGE`). @internal */
 export { TAG_FUNCTION as FUNCTION, TAG_ARRAY as ARRAY } from "./boundary.js";
 
 /** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32). @internal */
@@ -46,7 +46,7 @@ export function slots(): Float64Array {
 }
 
 /**
- * Writes field `field` of a call's table (`BACKOFF_*`, `SIGIL_*` of js/boundary.ts, generated
+ * Writes field `field` of a call's table (`BACKOFF_*`, `SIGIL_*` of js/engine/boundary.ts, generated
  * from src/boundary.rs) into the input slots of `s` (a {@link slots} view taken after the last
  * call that may grow memory): the type tag of the value `v`, and the number `x` its table says it crosses as.
  */

@@ -7,21 +7,21 @@
  * `delay()` is ONE wasm call, `delay` in src/bindings/backoff.rs, which runs
  * the composition of src/core/policy.rs (`Policy::delay_with`) with the draws
  * of the policy's source (a seeded stream and keyed draws inside Rust; a
- * JavaScript `random` through js/draw.ts).
+ * JavaScript `random` through js/engine/draw.ts).
  * @module
  */
-import { wasm } from "./abi.js";
-import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "./abi.js";
-import { invalid, RANGE, readable, TYPE } from "./errors.js";
-import { fail, failed } from "./wasm-errors.js";
+import { wasm } from "../engine/abi.js";
+import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "../engine/abi.js";
+import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
+import { fail, failed } from "../engine/wasm-errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
   isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
-} from "./boundary.js";
+} from "../engine/boundary.js";
 import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
-import { use } from "./draw.js";
+import { use } from "../engine/draw.js";
 import type { DurationInput } from "./duration.js";
 
 /**

@@ -3,7 +3,7 @@
  * (chained timers past `setTimeout`'s 2^31 − 1 ms), abortable.
  * @module
  */
-import { numberOption } from "./errors.js";
+import { numberOption } from "../engine/errors.js";
 import { MAX_TIMER_MS, signalOf, type AbortSignalLike } from "./p-retry.js";
 import { optionsObject } from "./retry-options.js";
 

@@ -6,17 +6,17 @@
  * `retrySchedule` validates once, then one `delay` call per retry.
  * @module
  */
-import { wasm } from "./abi.js";
-import { compiled, load, num, put, registerEpoch, replaced, slots, text } from "./abi.js";
+import { wasm } from "../engine/abi.js";
+import { compiled, load, num, put, registerEpoch, replaced, slots, text } from "../engine/abi.js";
 import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
-import { SigilError, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "./errors.js";
-import { fail, failed, fieldValues } from "./wasm-errors.js";
-import { use } from "./draw.js";
+import { SigilError, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "../engine/errors.js";
+import { fail, failed, fieldValues } from "../engine/wasm-errors.js";
+import { use } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
   SIGIL_RANDOM, SIGIL_SEED,
-} from "./boundary.js";
+} from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
 

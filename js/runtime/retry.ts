@@ -9,9 +9,9 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import { Backoff, type BackoffOptions } from "./backoff.js";
-import type { DurationInput } from "./duration.js";
-import { invalid, TYPE } from "./errors.js";
+import { Backoff, type BackoffOptions } from "../policy/backoff.js";
+import type { DurationInput } from "../policy/duration.js";
+import { invalid, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
 import { pRetryOptions, pRetryRules, type AbortSignalLike, type FailedAttemptContext, type PRetryOptions } from "./p-retry.js";
 import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";

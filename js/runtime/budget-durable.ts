@@ -4,7 +4,7 @@
  * @module
  */
 import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
-import { invalid, readable, TYPE } from "./errors.js";
+import { invalid, readable, TYPE } from "../engine/errors.js";
 import { optionsObject } from "./retry-options.js";
 
 /** The Durable Object namespace binding `durableObjectBudgetStore` uses (a subset of Workers' `DurableObjectNamespace`). */

@@ -16,7 +16,7 @@
 import { DURATION_UNITS } from "./boundary.js";
 
 /**
- * Milliseconds per unit name (the Rust parser's unit table, generated into js/boundary.ts): a
+ * Milliseconds per unit name (the Rust parser's unit table, generated into js/engine/boundary.ts): a
  * short name, or a long one that may end in one plural `s` (no singular long name ends in `s`).
  */
 function unitMs(unit: string, long: boolean): number | undefined {

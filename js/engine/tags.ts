@@ -1,7 +1,7 @@
 /**
  * The type tags of JavaScript values (internal to the package): what crosses the wasm
- * boundary beside a value's number (js/abi.ts), and what names a received value in an
- * error message (js/errors.ts). No wasm here, so a module that only shapes messages
+ * boundary beside a value's number (js/engine/abi.ts), and what names a received value in an
+ * error message (js/engine/errors.ts). No wasm here, so a module that only shapes messages
  * (the `/duration` entry point's) does not load it.
  * @internal
  * @module
