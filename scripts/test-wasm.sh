@@ -32,7 +32,7 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 # Each test file picks its own mode (wasm_browser.rs says run_in_browser); a
 # caller's WASM_BINDGEN_USE_BROWSER=1 would push the Node file into the browser too.
 unset WASM_BINDGEN_USE_BROWSER WASM_BINDGEN_TEST_ONLY_NODE WASM_BINDGEN_TEST_ONLY_WEB
-# ChromeDriver's Chromium leaves a profile (~13 MB, org.chromium.Chromium.scoped_dir.*) and
+# ChromeDriver's Chromium leaves a profile (org.chromium.Chromium.scoped_dir.*) and
 # a singleton-socket directory in $TMPDIR on every run, since the runner stops it without
 # cleaning up: the runs get a private TMPDIR, removed when this script exits.
 PRIVATE_TMP=$(mktemp -d)
