@@ -8,7 +8,9 @@
 #      3-million-pair oracle sweep; tests/crate/ checks a native dependent
 #      (examples/native-service: its cargo tree, its numbers against the npm package) and
 #      runs wasm-pack on the crate (wasm-pack build --target web, wasm-pack test --node)
-#   2. wasm-bindgen tests, in Node and in headless Chromium (scripts/test-wasm.sh)
+#   2. wasm-bindgen tests (tests/wasm/common.rs), each environment once, inside layer 3:
+#      headless Chromium by tests/wasm/browser.test.mjs (scripts/test-wasm.sh browser),
+#      Node by tests/crate/wasm-pack.test.mjs (wasm-pack test --node);
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;
 #   4. the Node-side JavaScript tests again on Node 22, 24 and 26
@@ -42,11 +44,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --lib
 cargo package -q --allow-dirty
 log "the power's oracle sweep: 3 million pairs, release build (src/core/pow/tests.rs sweep)"
 cargo test -q --release --lib pow::tests::sweep
-
-if [ -f scripts/test-wasm.sh ]; then
-  log "wasm-bindgen tests (Node, headless Chromium)"
-  bash scripts/test-wasm.sh
-fi
 
 # Consumer projects (tests/.scratch/<name>, reused across runs) that no test of this
 # run used are removed at the end (tests/consumers/scratch.mjs marks each with .used).
