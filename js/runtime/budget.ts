@@ -26,6 +26,14 @@ export interface RetryBudget {
    */
   tryWithdraw(): boolean | PromiseLike<boolean>;
   /**
+   * Settles when every deposit made so far has landed in the store, or failed (an error, or
+   * no answer within `storeTimeoutMs`); never rejects. `retry` and `fetchWithRetry` do not
+   * await deposits: await this before a process exits, or pass it to a Worker's
+   * `ctx.waitUntil`, so that the calls of a short-lived process fund the fleet's retries.
+   * Without a store it is already fulfilled.
+   */
+  flush(): Promise<void>;
+  /**
    * Whole retries the budget would pay for now. With a store: as of the store's
    * last answer to this process (the local budget's while the store is failing).
    */
@@ -150,6 +158,7 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
       if (ok) add(-cost);
       return ok;
     },
+    flush: () => Promise.resolve(),
     get balance() {
       return Math.max(0, Math.floor((reserve + sum()) / cost));
     },
@@ -173,11 +182,11 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
  * store's clock): a deposit is sent without waiting for it (deposits made while one is
  * on its way are added up and sent as one, at the latest just before the next withdrawal, so
  * a retry never overtakes the deposits made before it), each retry waits for one answer of
- * the store. When the store fails (an error, no answer within
- * `storeTimeoutMs`), the call goes on with this process's own budget of the same
- * options (which every deposit of this process also feeds), `onStoreError` is told
- * once, and the store is used again as soon as it answers (checked at most every
- * 250 ms while failing). A budget never makes a call reject or hang.
+ * the store; `budget.flush()` settles once every deposit made so far has landed. When the
+ * store fails (an error, no answer within `storeTimeoutMs`), the call goes on with this
+ * process's own budget of the same options (which every deposit of this process also feeds),
+ * `onStoreError` is told once, and the store is used again as soon as it answers (checked at
+ * most every 250 ms while failing). A budget never makes a call reject or hang.
  *
  * @param options see {@link RetryBudgetOptions}.
  * @throws TypeError for a non-object or a wrong type, an unknown key, options that cannot be read
@@ -238,6 +247,8 @@ function sharedBudget(
   let balance = Math.floor(rule.reserve / cost);
   let probing = false;
   let probeAt = 0;
+  /** When the deposit sent last has landed or failed. */
+  let last: Promise<void> | undefined;
   const fail = (error: unknown) => {
     if (!shared) return;
     shared = false;
@@ -269,6 +280,9 @@ function sharedBudget(
         settle(FAILED, e);
       }
     });
+  /** Sends a deposit of `units`; `then` runs once it has landed or failed. */
+  const put = (units: number, then: (ok: boolean) => void): Promise<void> =>
+    (last = ask(() => store.deposit(units, frozen), false).then((v) => then(v !== FAILED)));
   /**
    * While failing: a check at most every PROBE_MS, one at a time (one whose answer never came,
    * as when the Workers request that sent it ended, no longer counts after the timeout); a
@@ -295,7 +309,7 @@ function sharedBudget(
     batch = undefined;
     sending = token;
     sentAt = Date.now();
-    void ask(() => store.deposit(b.units, frozen), false).then(() => {
+    void put(b.units, () => {
       b.resolve();
       if (sending !== token) return;
       sending = undefined;
@@ -339,12 +353,28 @@ function sharedBudget(
               balance = Math.max(0, Math.floor(units / cost));
               return charged;
             }
-            fail(invalid(TYPE, "the store's withdrawal", "{ charged: boolean, balance: number }", r));
+            throw invalid(TYPE, "the store's withdrawal", "{ charged: boolean, balance: number }", r);
           } catch (e) {
             fail(e);
           }
         }
         return local.tryWithdraw();
+      });
+    },
+    flush() {
+      // Deposits waiting behind one on its way follow it; behind one that never settled, they go now.
+      if (batch && (!sending || Date.now() - sentAt > timeoutMs)) send();
+      const landed = batch?.landed ?? last;
+      // Each deposit settles within its timeout, and one waiting behind another is sent when
+      // that one settles; the timer here bounds the wait where a timer of the deposit itself
+      // never fires (a deposit whose Workers request ended).
+      return new Promise<void>((resolve) => {
+        if (!landed) return resolve();
+        const timer = setTimeout(resolve, 2 * timeoutMs);
+        void landed.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     },
     get balance() {

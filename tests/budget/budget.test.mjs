@@ -120,12 +120,18 @@ test("bad store options: TypeError/RangeError naming the option and the value", 
 function memoryStore() {
   const s = {
     units: 0,
-    mode: "ok", // "ok" | "reject" | "throw" | "hang" | "garbage"
+    mode: "ok", // "ok" | "reject" | "throw" | "hang" | "garbage" | "held"
     rules: [],
     calls: 0,
+    /** Answers held back ("held"), given in order by release(). */
+    held: [],
+    release() {
+      s.held.shift()();
+    },
     answer(result) {
       s.calls++;
       if (s.mode === "reject") return Promise.reject(new Error("store down"));
+      if (s.mode === "held") return new Promise((resolve) => s.held.push(() => resolve(result())));
       if (s.mode === "throw") throw new Error("store threw");
       if (s.mode === "hang") return new Promise(() => {});
       if (s.mode === "garbage") return Promise.resolve("yes");
@@ -246,4 +252,85 @@ test("a call whose signal is already aborted makes no first attempt, so it depos
   // Its own deposit pays one retry; the aborted calls paid none.
   assert.deepEqual([e.reason, calls], ["budget", 2]);
   assert.equal(budget.tryWithdraw(), false);
+});
+
+test("flush() without a store is already fulfilled", async () => {
+  const budget = createRetryBudget({ ratio: 0.5 });
+  budget.deposit();
+  const p = budget.flush();
+  assert.ok(p instanceof Promise);
+  assert.equal(await p, undefined);
+});
+
+/** Settles the microtasks queued so far (and those they queue), without any timer. */
+const settled = async (p) => {
+  let done = false;
+  p.then(() => (done = true));
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  return done;
+};
+
+test("flush() settles once every deposit made so far has landed: the one on its way and those added up behind it", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
+  const store = memoryStore();
+  store.mode = "held";
+  const budget = createRetryBudget({ ratio: 0.7, minPerSecond: 0, windowMs: "10 seconds", store });
+  for (let i = 0; i < 5; i++) budget.deposit(); // the first goes out; four wait behind it
+  assert.equal(store.held.length, 1);
+  const flushed = budget.flush();
+  assert.equal(await settled(flushed), false);
+  store.release(); // the first lands (7 units); the four others go out as one deposit
+  assert.equal(await settled(flushed), false);
+  assert.equal(store.held.length, 1);
+  budget.deposit(); // made after flush() was called: it waits behind the deposit on its way
+  store.release();
+  assert.equal(await settled(flushed), true, "the deposits made before flush() have landed");
+  assert.equal(store.units, 35);
+  const again = budget.flush();
+  assert.equal(await settled(again), false, "the deposit made after the first flush() is on its way");
+  store.release();
+  assert.equal(await settled(again), true);
+  assert.equal(store.units, 42);
+  assert.equal(store.held.length, 0);
+  assert.equal(await settled(budget.flush()), true, "nothing left to land");
+});
+
+test("flush() settles when the store fails or never answers (after storeTimeoutMs), never rejects; onStoreError once", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
+  for (const mode of ["hang", "reject"]) {
+    const store = memoryStore();
+    store.mode = mode;
+    const errors = [];
+    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "10 seconds", store, storeTimeoutMs: 500, onStoreError: (e) => errors.push(e.name) });
+    for (let i = 0; i < 3; i++) budget.deposit();
+    const flushed = budget.flush();
+    if (mode === "hang") {
+      assert.equal(await settled(flushed), false);
+      t.mock.timers.tick(499);
+      assert.equal(await settled(flushed), false);
+      t.mock.timers.tick(2);
+    }
+    assert.equal(await settled(flushed), true, mode);
+    assert.deepEqual(errors, [mode === "hang" ? "TimeoutError" : "Error"]);
+    // The deposits that waited behind the failed one are this process's own: the local budget has all 3.
+    assert.equal(budget.balance, 3);
+  }
+});
+
+test("flush() does not wait for a deposit whose answer never comes (a Worker's request that sent it ended) past its storeTimeoutMs", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
+  const store = memoryStore();
+  store.mode = "held";
+  const errors = [];
+  const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "10 seconds", store, storeTimeoutMs: 500, onStoreError: (e) => errors.push(e.name) });
+  budget.deposit();
+  budget.deposit();
+  // The request that sent the first deposit ended: its timer never fires, its answer never comes.
+  t.mock.timers.setTime(1_800_000_000_600);
+  const flushed = budget.flush(); // sends the second at once, and waits for it only
+  assert.equal(store.held.length, 2);
+  store.held[1]();
+  assert.equal(await settled(flushed), true);
+  assert.equal(store.units, 1);
+  assert.deepEqual(errors, []);
 });

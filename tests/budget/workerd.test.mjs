@@ -2,7 +2,8 @@
 // Durable Object class, three other Workers (three isolates, each with its own budget object
 // at module scope) reach it by binding, and their invocations share one budget. Every call is
 // retry() on a fetch of a local HTTP server. One caller's namespace can be switched to
-// "never answers", to see the fallback to the isolate's own budget and the way back.
+// "never answers", to see the fallback to the isolate's own budget and the way back. Invocations
+// that return while their deposits are on the way pass budget.flush() to ctx.waitUntil.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +23,8 @@ export default { fetch: () => new Response("the retry budget's Durable Object li
 const CALLER = `import { retry, createRetryBudget, durableObjectBudgetStore } from "./dist/workerd/retry.js";
 const budgets = new Map();
 const errors = [];
+// Budget name -> how many flushes passed to ctx.waitUntil have settled.
+const flushed = new Map();
 let down = false;
 // The binding, but each stub's fetch never answers while "down".
 const flaky = (ns) => ({
@@ -32,13 +35,14 @@ const flaky = (ns) => ({
   },
 });
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const q = new URL(request.url).searchParams;
     if (q.has("down")) {
       down = q.get("down") === "1";
       return new Response("ok");
     }
     const name = q.get("name");
+    if (q.has("flushed")) return new Response(String(flushed.get(name) ?? 0));
     const options = JSON.parse(q.get("budget"));
     let budget = budgets.get(name);
     if (!budget) {
@@ -56,10 +60,13 @@ export default {
       await res.arrayBuffer();
       if (!res.ok) throw new Error("status " + res.status);
     };
-    for (let i = 0; i < Number(q.get("calls")); i++) {
+    const call = () => {
       calls++;
-      await retry(fn, 0, { retries: 1000, budget }).catch(() => {});
-    }
+      return retry(fn, 0, { retries: 1000, budget }).catch(() => {});
+    };
+    if (q.has("parallel")) await Promise.all(Array.from({ length: Number(q.get("calls")) }, call));
+    else for (let i = 0; i < Number(q.get("calls")); i++) await call();
+    if (q.has("flush")) ctx.waitUntil(budget.flush().then(() => flushed.set(name, (flushed.get(name) ?? 0) + 1)));
     return Response.json({ calls, attempts, retries: attempts - calls, errors });
   },
 };
@@ -91,8 +98,8 @@ test("workerd: three Workers (isolates) share one RetryBudgetObject; the rule ho
   });
   try {
     const workers = Object.fromEntries(await Promise.all(callers.map(async (n) => [n, await mf.getWorker(n)])));
-    const run = async (w, name, budget, path, calls) => {
-      const q = new URLSearchParams({ name, budget: JSON.stringify(budget), url: `${base}${path}`, calls: String(calls) });
+    const run = async (w, name, budget, path, calls, more = {}) => {
+      const q = new URLSearchParams({ name, budget: JSON.stringify(budget), url: `${base}${path}`, calls: String(calls), ...more });
       const res = await workers[w].fetch(`http://worker/?${q}`);
       assert.equal(res.status, 200);
       return res.json();
@@ -130,6 +137,22 @@ test("workerd: three Workers (isolates) share one RetryBudgetObject; the rule ho
     assert.equal(back.errors.length, 1);
     const other = await run("b", "fleet-c", c, "/fail", 5);
     assert.equal(other.retries, 0);
+
+    // (d) invocations whose calls all start at once and succeed, then return at once: their
+    // deposits are still on the way (one sent, the rest added up behind it). With
+    // ctx.waitUntil(budget.flush()) they all land: 100 calls in a and b, then one failing call
+    // in c pay 101 units, 10 retries of 10 units each.
+    const d = { ratio: 0.1, minPerSecond: 0, windowMs: "60 seconds" };
+    for (const w of ["a", "b"]) {
+      const r = await run(w, "fleet-d", d, "/ok", 50, { parallel: "1", flush: "1" });
+      assert.deepEqual([r.calls, r.retries, r.errors.length], [50, 0, w === "a" ? 1 : 0]); // a's is (c)'s
+    }
+    // Each isolate says when the flush its invocation left to ctx.waitUntil has settled.
+    for (const w of ["a", "b"]) {
+      while ((await (await workers[w].fetch("http://worker/?flushed=1&name=fleet-d")).text()) !== "1");
+    }
+    const funded = await run("c", "fleet-d", d, "/fail", 1);
+    assert.deepEqual([funded.calls, funded.retries], [1, 10]);
   } finally {
     await mf.dispose();
     await new Promise((r) => server.close(r));
