@@ -31,7 +31,9 @@ export interface RedisBudgetStoreOptions {
  * (the server's `TIME` in ms × 10 / windowMs, rounded down), their values the units put
  * in that slice; slices older than the window are deleted, the key expires after two
  * windows without a change (to the ms: `PEXPIRE` takes whole ms, and a window may have a
- * fraction). ARGV: units, reserve, windowMs, "d" (deposit) or "w" (withdrawal). Answers
+ * fraction). A deposit writes even when it adds 0 units (the budget's check that a failing
+ * server takes writes again: one out of memory or a read-only replica refuses it). ARGV: units,
+ * reserve, windowMs, "d" (deposit) or "w" (withdrawal). Answers
  * { charged (1/0), reserve + units of the window after the step }.
  */
 const SCRIPT = `if redis.replicate_commands then redis.replicate_commands() end
@@ -45,7 +47,7 @@ for i = 1, #c, 2 do
 end
 local ok = 1
 if ARGV[4] == 'w' then if r + s >= u then u = -u else ok, u = 0, 0 end end
-if u ~= 0 then
+if u ~= 0 or ARGV[4] == 'd' then
   redis.call('HINCRBY', k, string.format('%.0f', n), u)
   redis.call('PEXPIRE', k, string.format('%.0f', w * 2))
   s = s + u

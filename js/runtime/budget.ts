@@ -67,7 +67,12 @@ export interface RetryBudgetWithdrawal {
  * the window no longer count.
  */
 export interface RetryBudgetStore {
-  /** Adds `units` (a non-negative integer; 0 only checks that the store answers) to the current slice. */
+  /**
+   * Adds `units` (a non-negative integer) to the current slice. A deposit of 0 changes no
+   * balance but is a write all the same: the budget sends it to learn whether a failing store
+   * takes writes again, so it must fail whenever the store refuses writes (a Redis server out
+   * of memory under `noeviction`, a read-only replica).
+   */
   deposit(units: number, rule: RetryBudgetRule): PromiseLike<unknown>;
   /**
    * When `rule.reserve` + the units of the window ≥ `units`, subtracts `units` from the
@@ -97,9 +102,11 @@ export interface RetryBudgetOptions {
   store?: RetryBudgetStore;
   /**
    * With `store`: called with the store's error (or a `TimeoutError` `DOMException`
-   * when it did not answer within `storeTimeoutMs`) each time the budget stops using
-   * the store and falls back to a budget of this process with the same options. What
-   * it throws or returns is ignored.
+   * when it did not answer within `storeTimeoutMs`) once per outage: when the budget stops
+   * using the store and falls back to a budget of this process with the same options. The
+   * outage lasts until the store accepts a write again; other errors during it, and late
+   * failures of steps sent before it, are not reported again. What it throws or returns is
+   * ignored.
    */
   onStoreError?: (error: unknown) => void;
   /** With `store`: how long one answer of the store may take, 1 ms to 60 s (ms or duration text). Default 1 s. */
@@ -183,10 +190,12 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
  * on its way are added up and sent as one, at the latest just before the next withdrawal, so
  * a retry never overtakes the deposits made before it), each retry waits for one answer of
  * the store; `budget.flush()` settles once every deposit made so far has landed. When the
- * store fails (an error, no answer within `storeTimeoutMs`), the call goes on with this
- * process's own budget of the same options (which every deposit of this process also feeds),
- * `onStoreError` is told once, and the store is used again as soon as it answers (checked at
- * most every 250 ms while failing). A budget never makes a call reject or hang.
+ * store fails (an error, no answer within `storeTimeoutMs`, a write refused), the call goes
+ * on with this process's own budget of the same options (which every deposit of this process
+ * also feeds), `onStoreError` is told once for the outage (whatever errors it shows: steps
+ * sent before it began that fail later are part of it), and the store is used again once it
+ * has accepted a write (a deposit, sent at most every 250 ms while failing). A budget never
+ * makes a call reject or hang.
  *
  * @param options see {@link RetryBudgetOptions}.
  * @throws TypeError for a non-object or a wrong type, an unknown key, options that cannot be read
@@ -244,14 +253,22 @@ function sharedBudget(
 ): RetryBudget {
   const frozen: RetryBudgetRule = Object.freeze({ ...rule });
   let shared = true;
+  /**
+   * The store's periods, counted: even while it is used, odd while it is failing. A step
+   * belongs to the period it was sent in: only a step of the current period that fails
+   * starts an outage, so the errors of one outage (a connection error, then a step the lost
+   * connection left unanswered timing out, even after the store is back) are one report.
+   */
+  let period = 0;
   let balance = Math.floor(rule.reserve / cost);
-  let probing = false;
+  let probing: object | undefined;
   let probeAt = 0;
   /** When the deposit sent last has landed or failed. */
   let last: Promise<void> | undefined;
-  const fail = (error: unknown) => {
-    if (!shared) return;
+  const fail = (error: unknown, sentIn: number) => {
+    if (!shared || sentIn !== period) return;
     shared = false;
+    period++;
     probeAt = Date.now();
     try {
       onStoreError?.(error);
@@ -262,16 +279,17 @@ function sharedBudget(
   /** The store's answer within the timeout, or FAILED (reported through `fail`); never rejects. */
   const ask = <T>(step: () => PromiseLike<T>, hold: boolean): Promise<T | typeof FAILED> =>
     new Promise((resolve) => {
+      const sentIn = period;
       const timer = setTimeout(() => {
         const m = `the retry budget store did not answer within ${timeoutMs} ms`;
-        fail(typeof DOMException === "function" ? new DOMException(m, "TimeoutError") : new Error(m));
+        fail(typeof DOMException === "function" ? new DOMException(m, "TimeoutError") : new Error(m), sentIn);
         resolve(FAILED);
       }, timeoutMs);
       // A deposit's timer does not keep a process alive; a withdrawal's caller waits on it.
       if (!hold) (timer as { unref?: () => void }).unref?.();
       const settle = (value: T | typeof FAILED, error?: unknown) => {
         clearTimeout(timer);
-        if (value === FAILED) fail(error);
+        if (value === FAILED) fail(error, sentIn);
         resolve(value);
       };
       try {
@@ -285,17 +303,24 @@ function sharedBudget(
     (last = ask(() => store.deposit(units, frozen), false).then((v) => then(v !== FAILED)));
   /**
    * While failing: a check at most every PROBE_MS, one at a time (one whose answer never came,
-   * as when the Workers request that sent it ended, no longer counts after the timeout); a
-   * check that answers restores the store.
+   * as when the Workers request that sent it ended, no longer counts after the timeout). The
+   * check is a write: the deposit of the call that triggers it, or a deposit of 0 units, which
+   * a store must refuse whenever it refuses writes. Only a write the store accepted, sent while
+   * failing, makes it used again: a store that answers reads but refuses writes stays down.
    */
-  const probe = () => {
+  const probe = (units: number): Promise<void> | undefined => {
     const now = Date.now();
-    if (now - probeAt < PROBE_MS || (probing && now - probeAt <= timeoutMs)) return;
-    probing = true;
+    if (now - probeAt < PROBE_MS || (probing && now - probeAt <= timeoutMs)) return undefined;
+    const token = {};
+    probing = token;
     probeAt = now;
-    void ask(() => store.deposit(0, frozen), false).then((v) => {
-      probing = false;
-      if (v !== FAILED) shared = true;
+    const sentIn = period;
+    return put(units, (ok) => {
+      if (probing === token) probing = undefined;
+      if (ok && sentIn === period) {
+        shared = true;
+        period++;
+      }
     });
   };
   /** Deposits not sent yet (made while one was in flight), and when they have landed. */
@@ -324,7 +349,7 @@ function sharedBudget(
   return {
     deposit() {
       local.deposit();
-      if (!shared) return probe();
+      if (!shared) return probe(deposit);
       if (deposit === 0) return;
       if (!batch) {
         let resolve!: () => void;
@@ -338,12 +363,13 @@ function sharedBudget(
     },
     tryWithdraw() {
       if (!shared) {
-        probe();
+        probe(0);
         return local.tryWithdraw();
       }
       // Deposits made before this withdrawal go out first, on their way before it (a burst of
       // calls that fail at once would otherwise be refused what their deposits pay for).
       if (batch) send();
+      const sentIn = period;
       return ask(() => store.withdraw(cost, frozen), true).then((r) => {
         if (r !== FAILED) {
           try {
@@ -355,7 +381,7 @@ function sharedBudget(
             }
             throw invalid(TYPE, "the store's withdrawal", "{ charged: boolean, balance: number }", r);
           } catch (e) {
-            fail(e);
+            fail(e, sentIn);
           }
         }
         return local.tryWithdraw();

@@ -120,7 +120,7 @@ test("bad store options: TypeError/RangeError naming the option and the value", 
 function memoryStore() {
   const s = {
     units: 0,
-    mode: "ok", // "ok" | "reject" | "throw" | "hang" | "garbage" | "held"
+    mode: "ok", // "ok" | "reject" | "throw" | "hang" | "garbage" | "held" | "read-only"
     rules: [],
     calls: 0,
     /** Answers held back ("held"), given in order by release(). */
@@ -128,18 +128,23 @@ function memoryStore() {
     release() {
       s.held.shift()();
     },
-    answer(result) {
+    answer(result, write = true) {
       s.calls++;
       if (s.mode === "reject") return Promise.reject(new Error("store down"));
+      // Reads are answered, writes refused (as by a Redis server out of memory); a deposit of 0
+      // writes nothing here, so it is answered too (as deposits of 0 did before they had to write).
+      if (s.mode === "read-only" && write) return Promise.reject(new Error("OOM command not allowed"));
       if (s.mode === "held") return new Promise((resolve) => s.held.push(() => resolve(result())));
       if (s.mode === "throw") throw new Error("store threw");
       if (s.mode === "hang") return new Promise(() => {});
       if (s.mode === "garbage") return Promise.resolve("yes");
       return Promise.resolve(result());
     },
+    deposits: 0,
     deposit(units, rule) {
+      s.deposits++;
       s.rules.push(rule);
-      return s.answer(() => { s.units += units; });
+      return s.answer(() => { s.units += units; }, units !== 0);
     },
     withdraw(units, rule) {
       s.rules.push(rule);
@@ -147,7 +152,7 @@ function memoryStore() {
         if (rule.reserve + s.units < units) return { charged: false, balance: rule.reserve + s.units };
         s.units -= units;
         return { charged: true, balance: rule.reserve + s.units };
-      });
+      }, rule.reserve + s.units >= units);
     },
   };
   return s;
@@ -333,4 +338,59 @@ test("flush() does not wait for a deposit whose answer never comes (a Worker's r
   assert.equal(await settled(flushed), true);
   assert.equal(store.units, 1);
   assert.deepEqual(errors, []);
+});
+
+test("one outage, one report: a connection error, then a step sent before it that times out after the store is back, is not reported again", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
+  const store = memoryStore();
+  const errors = [];
+  const budget = createRetryBudget({ ratio: 0, minPerSecond: 2, windowMs: "10 seconds", store, storeTimeoutMs: 1000, onStoreError: (e) => errors.push(e.name) });
+  store.mode = "hang";
+  const lost = budget.tryWithdraw(); // sent while the store is used; its answer never comes
+  store.mode = "reject";
+  assert.equal(await budget.tryWithdraw(), true); // the connection error: the local budget pays
+  assert.deepEqual(errors, ["Error"]);
+  store.mode = "ok";
+  t.mock.timers.tick(300);
+  assert.equal(await budget.tryWithdraw(), true); // local; sends the check, a deposit the store takes
+  await budget.flush();
+  const before = store.calls;
+  assert.equal(await budget.tryWithdraw(), true); // the store decides again
+  assert.equal(store.calls, before + 1);
+  t.mock.timers.tick(1000); // the step sent before the outage times out now: same outage
+  assert.equal(await lost, true); // answered by the local budget (its reserve: 20)
+  assert.deepEqual(errors, ["Error"]);
+  assert.equal(await budget.tryWithdraw(), true);
+  assert.equal(store.calls, before + 2, "the store is still used");
+  // A later failure of a step sent after the store came back is a new outage.
+  store.mode = "reject";
+  await budget.tryWithdraw();
+  assert.deepEqual(errors, ["Error", "Error"]);
+});
+
+test("a store that answers reads but refuses writes stays down: a check every 250 ms for 3 s is one report, not 12; the shared budget is used again once a deposit is accepted", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
+  const store = memoryStore();
+  const errors = [];
+  const budget = createRetryBudget({ ratio: 0.5, minPerSecond: 0, windowMs: "10 seconds", store, onStoreError: (e) => errors.push(e.message) });
+  store.mode = "read-only";
+  let checks = 0;
+  for (let i = 0; i < 12; i++) {
+    const deposits = store.deposits;
+    budget.deposit(); // a call; while failing its deposit is the check (a write)
+    await budget.tryWithdraw(); // its retry: decided locally, without waiting
+    await budget.flush();
+    checks += store.deposits - deposits;
+    t.mock.timers.tick(250);
+  }
+  assert.deepEqual(errors, ["OOM command not allowed"]);
+  assert.equal(checks, 12, "the first deposit, then one check per 250 ms");
+  store.mode = "ok";
+  budget.deposit();
+  await budget.flush();
+  assert.equal(store.units, 1, "the accepted deposit");
+  budget.deposit();
+  await budget.flush();
+  assert.equal(store.units, 2, "deposits go to the store again");
+  assert.deepEqual(errors, ["OOM command not allowed"]);
 });

@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { Redis } from "ioredis";
 import { createClient, createClientPool, createCluster, createSentinel } from "redis";
 import { createRetryBudget, redisBudgetStore, retry } from "../../pkg/dist/esm/retry.js";
-import { missingRedis, startRedis } from "./redis-server.mjs";
+import { freePort, missingRedis, startRedis } from "./redis-server.mjs";
+
+const connect = (name, port) => clients[name](port);
 
 // With CI=true nothing is skipped: a missing engine fails the test.
 const skip = missingRedis && process.env.CI !== "true" ? missingRedis : false;
@@ -143,6 +145,98 @@ test("a window of a fractional number of ms (1000.25, as createRetryBudget takes
     await redis.close();
   }
 });
+
+const refusals = {
+  "out of memory (CONFIG SET maxmemory 1, noeviction)": {
+    refuse: async (raw) => {
+      await raw("CONFIG", "SET", "maxmemory-policy", "noeviction");
+      await raw("CONFIG", "SET", "maxmemory", "1");
+    },
+    accept: (raw) => raw("CONFIG", "SET", "maxmemory", "0"),
+    error: /^OOM command not allowed/,
+  },
+  "a read-only replica (REPLICAOF a master that is not there)": {
+    refuse: async (raw) => raw("REPLICAOF", "127.0.0.1", String(await freePort())),
+    accept: (raw) => raw("REPLICAOF", "NO", "ONE"),
+    error: /^READONLY You can't write against a read only replica/,
+  },
+};
+
+for (const [fault, { refuse, accept, error }] of Object.entries(refusals)) {
+  test(`Redis refusing writes, ${fault}: one onStoreError for the whole outage (a check every 250 ms for 3 s finds it still refusing), the shared budget again once Redis takes a write`, { skip, timeout: 60_000 }, async (t) => {
+    assert.equal(missingRedis, undefined, missingRedis);
+    // Only Date is mocked (the budget spaces its checks by it): Redis and the clients run for real.
+    t.mock.timers.enable({ apis: ["Date"], now: 1_800_000_000_000 });
+    const redis = await startRedis();
+    const admin = await clients.ioredis(redis.port);
+    try {
+      // ratio 0.5: while failing, a call's deposit (1 unit) is the check that Redis takes
+      // writes again; ratio 0: deposits are 0 units, and the check is a deposit of 0, which
+      // writes all the same.
+      for (const [name, ratio] of [["ioredis", 0.5], ["node-redis", 0.5], ["ioredis", 0], ["node-redis", 0]]) {
+        const { client, close, raw } = await connect(name, redis.port);
+        const what = `${name}, ratio ${ratio}`;
+        try {
+          const key = `budget:refused:${name}:${ratio}`;
+          const store = redisBudgetStore(client, { key });
+          const steps = { deposits: 0, refused: 0, withdrawals: 0 };
+          const counting = {
+            deposit: (units, rule) => {
+              steps.deposits++;
+              return Promise.resolve(store.deposit(units, rule)).catch((e) => {
+                steps.refused++;
+                throw e;
+              });
+            },
+            withdraw: (units, rule) => {
+              steps.withdrawals++;
+              return Promise.resolve(store.withdraw(units, rule)).catch((e) => {
+                steps.refused++;
+                throw e;
+              });
+            },
+          };
+          const errors = [];
+          const budget = createRetryBudget({ ratio, minPerSecond: 1, windowMs: "60 seconds", store: counting, onStoreError: (e) => errors.push(e) });
+          const units = async () => (await raw("HVALS", key)).reduce((a, b) => a + Number(b), 0);
+          budget.deposit();
+          await budget.flush();
+          assert.equal(await units(), ratio ? 1 : 0, what);
+          await refuse(admin.raw);
+          // Twelve rounds 250 ms apart: a call (its deposit) and a retry (a write: Redis has
+          // the units), decided locally once Redis failed; one check every round after that.
+          for (let i = 0; i < 12; i++) {
+            budget.deposit();
+            assert.equal(await budget.tryWithdraw(), true);
+            await budget.flush();
+            t.mock.timers.tick(250);
+          }
+          assert.equal(errors.length, 1, `${what}: ${errors.map((e) => e.message).join("; ")}`);
+          assert.match(errors[0].message, error);
+          // Refused: the first round's deposit and retry (ratio 0: its retry only; a deposit of 0
+          // is not sent while Redis is used), then the check of each later round.
+          assert.equal(steps.refused, ratio ? 13 : 12, `${what}: the first round's steps, then a check every 250 ms`);
+          await accept(admin.raw);
+          budget.deposit(); // the check: a write Redis takes (ratio 0: the next retry sends it)
+          if (!ratio) assert.equal(await budget.tryWithdraw(), true);
+          await budget.flush();
+          const before = await units();
+          const withdrawals = steps.withdrawals;
+          assert.equal(await budget.tryWithdraw(), true, `${what}: paid by Redis`);
+          assert.equal(steps.withdrawals, withdrawals + 1);
+          assert.equal(await units(), before - (ratio ? 2 : 1), `${what}: charged in Redis`);
+          assert.equal(errors.length, 1);
+        } finally {
+          await close();
+        }
+      }
+    } finally {
+      await accept(admin.raw).catch(() => {});
+      await admin.close();
+      await redis.close();
+    }
+  });
+}
 
 test("redisBudgetStore: bad client, bad key, unknown option are TypeErrors naming them", () => {
   assert.throws(() => redisBudgetStore({}, { key: "k" }), { name: "TypeError", message: "client must be an ioredis instance or a node-redis (v4+) client; received an object" });
