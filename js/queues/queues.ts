@@ -63,8 +63,13 @@ export interface RetryMessageOptions {
 
 /** The members of a BullMQ job (`MinimalJob`) that `bullmqBackoff`'s strategy uses. */
 export interface BullJobLike {
-  /** The job's id, the same on every attempt (the key of keyed jitter). */
+  /** The job's id, the same on every attempt (with `queueName`, the key of keyed jitter). */
   readonly id?: string | undefined;
+  /**
+   * The name of the job's queue. BullMQ numbers jobs from 1 in every queue, so the key is
+   * `` `${queueName}:${id}` `` (BullMQ refuses a queue name with `:`); without it, the id alone.
+   */
+  readonly queueName?: string | undefined;
 }
 
 /**
@@ -168,11 +173,12 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
  *
  * BullMQ calls it after a failed attempt with `attemptsMade`, the attempts made
  * so far including the failed one (1 after the first failure), so the wait is
- * `policy.delay(attemptsMade)`, rounded up to whole ms. It is keyed by `job.id`
- * when the policy jitters and has neither `seed` nor `random` of its own
- * (`policy.seed(job.id).delay(attemptsMade)`): every worker of a fleet, and a
- * worker restarted between attempts, computes the same wait for the same job
- * and attempt.
+ * `policy.delay(attemptsMade)`, rounded up to whole ms. It is keyed by the job's
+ * queue and id when the policy jitters and has neither `seed` nor `random` of its own
+ * (`` policy.seed(`${job.queueName}:${job.id}`).delay(attemptsMade) ``; the id alone for a
+ * job without `queueName`): every worker of a fleet, and a worker restarted between
+ * attempts, computes the same wait for the same job and attempt, and job 1 of one queue
+ * does not wait as job 1 of every other queue does (BullMQ numbers jobs from 1 in each).
  *
  * Returns -1 (BullMQ: do not retry, move the job to the failed set, where it
  * stays for inspection or a manual retry) once `attemptsMade` reaches the
@@ -185,7 +191,7 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
  *   (dispatch on `type` yourself to serve several custom strategies).
  * @throws TypeError/RangeError for a bad policy (at once); the strategy throws
  *   RangeError for an `attemptsMade` that is not an integer >= 1 and TypeError
- *   for a job without an id when keying.
+ *   for a job without an id, or with a `queueName` that is not a string, when keying.
  * @example
  * new Worker("webhooks", send, { connection, settings: { backoffStrategy: bullmqBackoff(policy) } });
  */
@@ -194,8 +200,12 @@ export function bullmqBackoff(policy: RetryPolicy): BullBackoffStrategy {
   return function backoffStrategy(attemptsMade: number, _type?: string, _err?: unknown, job?: BullJobLike): number {
     count("attemptsMade", attemptsMade);
     if (p.attempts !== undefined && attemptsMade >= p.attempts) return -1;
-    const id = readable("job", "a BullMQ job whose id can be read", job, () => (typeof job === "object" && job !== null ? job.id : undefined));
-    const ms = keyed(p, id, "job.id").delay(attemptsMade);
+    const [id, queue] = readable("job", "a BullMQ job whose id can be read", job, () =>
+      (typeof job === "object" && job !== null ? [job.id, job.queueName] : []));
+    if (queue !== undefined && typeof queue !== "string") throw invalid(TYPE, "job.queueName", "a string", queue);
+    // The queue's name with a usable id (a bad id is still named as job.id).
+    const key = queue !== undefined && (typeof id === "string" || typeof id === "number") ? `${queue}:${id}` : id;
+    const ms = keyed(p, key, "job.id").delay(attemptsMade);
     // `+ 0`: a -0 wait (a -0 base) is returned as 0, a count of ms (BullMQ retries at once
     // on either: it delays the job only for a truthy wait).
     return ms === Infinity ? -1 : Math.ceil(ms) + 0;

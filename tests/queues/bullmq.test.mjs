@@ -32,6 +32,8 @@ const skip = missing && process.env.CI !== "true" ? missing : false;
 const policy = Backoff.exponential("500ms").cap("1 minute").jitter(0.5).maxAttempts(8);
 const expected = bullmqBackoff(policy);
 const wait = (id, n) => expected(n, "custom", undefined, { id });
+/** The wait BullMQ gets for a job of the guide's queue: keyed by its name and the job's id. */
+const waitIn = (id, n) => expected(n, "custom", undefined, { id, queueName: "webhooks" });
 
 
 const SENDER = `
@@ -163,9 +165,9 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
       assert.deepEqual(d.map((x) => x.event), Array(3).fill(d[0].event));
       for (const n of [1, 2]) {
         const gap = d[n].arrived - d[n - 1].answered;
-        report.push(`job ${id} retry ${n}: waited ${Math.round(gap)} ms for the policy's ${wait(id, n)} ms`);
+        report.push(`job ${id} retry ${n}: waited ${Math.round(gap)} ms for the policy's ${waitIn(id, n)} ms`);
         // BullMQ's timers add a little; it never runs a delayed job early.
-        assert.ok(gap >= wait(id, n) - 5 && gap <= wait(id, n) + 1000, `job ${id} retry ${n}: gap ${gap} ms for ${wait(id, n)} ms`);
+        assert.ok(gap >= waitIn(id, n) - 5 && gap <= waitIn(id, n) + 1000, `job ${id} retry ${n}: gap ${gap} ms for ${waitIn(id, n)} ms`);
       }
     }
     const ids = ["1", "2", "3", "4", "b7e1"];
@@ -197,7 +199,7 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
     // Every failure's wait, whichever process computed it, is the keyed wait of the policy.
     const failures = events.filter((e) => e.kind === "failed");
     assert.equal(failures.length, 6);
-    for (const f of failures) assert.equal(f.delay, wait(f.id, f.attemptsMade), `${f.name}: job ${f.id} attempt ${f.attemptsMade}`);
+    for (const f of failures) assert.equal(f.delay, waitIn(f.id, f.attemptsMade), `${f.name}: job ${f.id} attempt ${f.attemptsMade}`);
     assert.deepEqual(events.filter((e) => e.kind === "error"), []);
     for (const name of [...senders.keys()]) await stopSender(name);
   } finally {
@@ -215,4 +217,41 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
   }
   report.push(`total ${Math.round(performance.now() - started)} ms`);
   console.log(report.join("\n"));
+});
+
+test("BullMQ on redis-server: job 1 of two queues gets different waits, each keyed by its queue's name and id", { skip, timeout: 60_000 }, async () => {
+  assert.equal(missing, undefined, missing);
+  const { Queue, Worker } = await import("bullmq");
+  const { Redis } = await import("ioredis");
+  const redis = await startRedis();
+  const connection = new Redis({ port: redis.port, host: "127.0.0.1", maxRetriesPerRequest: null });
+  const strategy = bullmqBackoff(Backoff.exponential(200).cap(1000).jitter(0.5).maxAttempts(3));
+  const queues = [];
+  const workers = [];
+  try {
+    const failed = await Promise.all(["emails", "webhooks"].map(async (name) => {
+      const queue = new Queue(name, { connection });
+      queues.push(queue);
+      // Each job fails once; the failure's job.delay is what the strategy gave BullMQ.
+      const worker = new Worker(name, async (job) => {
+        if (job.attemptsMade === 0) throw new Error("once");
+      }, { connection, settings: { backoffStrategy: strategy } });
+      workers.push(worker);
+      const first = new Promise((resolve) => worker.once("failed", (job) => resolve({ id: job.id, queueName: job.queueName, delay: job.delay })));
+      const done = new Promise((resolve) => worker.once("completed", resolve));
+      await queue.add("job", {}, { attempts: 3, backoff: { type: "custom" } });
+      const f = await first;
+      await done;
+      return f;
+    }));
+    assert.deepEqual(failed.map((f) => [f.queueName, f.id]), [["emails", "1"], ["webhooks", "1"]]);
+    const policy = Backoff.exponential(200).cap(1000).jitter(0.5).maxAttempts(3);
+    assert.deepEqual(failed.map((f) => f.delay), [policy.seed("emails:1").delay(1), policy.seed("webhooks:1").delay(1)].map(Math.ceil));
+    assert.notEqual(failed[0].delay, failed[1].delay);
+  } finally {
+    for (const w of workers) await w.close();
+    for (const q of queues) await q.close();
+    await connection.quit();
+    await redis.close();
+  }
 });

@@ -168,6 +168,21 @@ test("bullmqBackoff: policy.delay(attemptsMade) in whole ms, keyed by job.id; -1
   // A policy's own seed is kept.
   const seeded = Backoff.fixed(1000).jitter(0.5).seed("s");
   assert.equal(bullmqBackoff(seeded)(2, "custom", undefined, { id: "1" }), seeded.delay(2));
+  assert.equal(bullmqBackoff(seeded)(2, "custom", undefined, { id: "1", queueName: "a" }), seeded.delay(2));
+});
+
+test("bullmqBackoff keys by queue name and id: job 1 of two queues waits differently, each as policy.seed(`${queueName}:${id}`)", () => {
+  const policy = Backoff.exponential("500ms").cap("1 minute").jitter(0.5).maxAttempts(4);
+  const strategy = bullmqBackoff(policy);
+  const waits = (job) => [1, 2, 3].map((n) => strategy(n, "custom", undefined, job));
+  const emails = waits({ id: "1", queueName: "emails" });
+  const webhooks = waits({ id: "1", queueName: "webhooks" });
+  assert.deepEqual(emails, [1, 2, 3].map((n) => policy.seed("emails:1").delay(n)));
+  assert.deepEqual(webhooks, [1, 2, 3].map((n) => policy.seed("webhooks:1").delay(n)));
+  assert.notDeepEqual(emails, webhooks);
+  assert.deepEqual(waits({ id: 1, queueName: "emails" }), emails); // a number id as its text
+  assert.throws(() => strategy(1, "custom", undefined, { id: "1", queueName: 7 }), { name: "TypeError", message: "job.queueName must be a string; received 7" });
+  assert.throws(() => strategy(1, "custom", undefined, { queueName: "emails" }), { name: "TypeError", message: "job.id must be a string or number (the key of the policy's jitter); received undefined" });
 });
 
 test("a -0 wait (a -0 base) is 0 ms for BullMQ and 0 s for Queues, never -0", async () => {
