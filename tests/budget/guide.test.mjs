@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
-import { missingRedis, startRedis } from "./redis-server.mjs";
+import { freePort, missingRedis, startRedis } from "./redis-server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { blocks } from "../docs/blocks.mjs";
 import { Miniflare } from "../miniflare.mjs";
@@ -50,6 +50,23 @@ test(`${GUIDE}: the Node examples (ioredis, node-redis) run as written and print
   } finally {
     await redis.close();
   }
+});
+
+test(`${GUIDE}: the ioredis example with no Redis listening connects within its bound, falls back to the process's own budget, says so once and exits`, { skip, timeout: 60_000 }, async () => {
+  assert.equal(missing, undefined, missing);
+  const dir = scratch("budget-guide-down");
+  const port = await freePort(); // nothing listens there
+  writeFileSync(`${dir}/fleet.mjs`, block("fleet.mjs").replace('"backoff-wasm/retry"', JSON.stringify(`${root}pkg/dist/esm/retry.js`)));
+  const r = spawnSync(process.execPath, [`${dir}/fleet.mjs`], {
+    cwd: root, env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${port}` }, encoding: "utf8", timeout: 50_000,
+  });
+  assert.equal(r.signal, null, `killed (it hung): ${r.stderr}`);
+  assert.equal(r.status, 0, r.stderr);
+  // The local budget's reserve is the fleet's: 50, two retries paid.
+  assert.equal(r.stdout, "charged 3 48\n");
+  const warnings = r.stderr.trim().split("\n");
+  assert.equal(warnings.length, 1, r.stderr);
+  assert.match(warnings[0], /^retry budget: Redis failed; this process's own budget decides /);
 });
 
 test(`${GUIDE}: the Worker runs in workerd with the guide's Durable Object binding; a 503 twice is retried through the object's budget`, { skip, timeout: 60_000 }, async () => {
