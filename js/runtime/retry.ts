@@ -55,7 +55,12 @@ export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<
 export interface RetryContext {
   /** This attempt's number: 1 for the first call, 2 for the first retry, … */
   attempt: number;
-  /** The `signal` option (`undefined` when none was given); pass it on to abortable work. */
+  /**
+   * Pass it on to abortable work. Without `attemptTimeout`: the `signal` option
+   * (`undefined` when none was given). With `attemptTimeout`: this attempt's own signal,
+   * aborted with a `DOMException` named `TimeoutError` when the attempt's time is up, or
+   * with the `signal` option's reason when that one aborts first.
+   */
   signal: AbortSignalLike | undefined;
 }
 
@@ -124,6 +129,20 @@ export interface RetryOptions {
    * a `deposit()` that throws or rejects is ignored.
    */
   budget?: RetryBudget;
+  /**
+   * The longest one attempt may take (ms or duration text, positive; `Infinity`: no limit).
+   * Each attempt then gets its own signal (`ctx.signal`; for `fetchWithRetry`, the signal
+   * `fetch` is given, which the `signal` option also aborts), aborted with a `DOMException`
+   * named `TimeoutError` when the time is up. The attempt fails at that moment, even when the
+   * operation ignores its signal (its later outcome is then ignored): a failure like any
+   * other, retried when the policy (and, for `fetchWithRetry`, whether the request may be
+   * sent again) allows, never past the `deadline` or after an abort of `signal`; a call that
+   * stops after it rejects with `RetryError` whose `cause` is the `TimeoutError`. The
+   * attempt's timer is cleared as soon as the attempt settles. For `fetchWithRetry` the time
+   * runs until the response's headers arrive; reading its body is not timed.
+   * A value that is not a duration is a TypeError, a duration that is not positive a RangeError.
+   */
+  attemptTimeout?: DurationInput;
 }
 
 /**
@@ -240,7 +259,7 @@ export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options:
  *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`.
  * @param options {@link RetryOptions}: `retries` (attempts after the first; not
  *   with a policy's `.maxAttempts()`), `signal`, `shouldRetry`, `onRetry`,
- *   `maxRetryAfter`, `deadline`, `budget`.
+ *   `maxRetryAfter`, `deadline`, `budget`, `attemptTimeout`.
  * @returns what `fn` resolved with.
  * @throws (rejects; never throws synchronously) TypeError/RangeError for bad
  *   arguments (naming the option and the value; TypeError with the engine's error as `cause`
