@@ -21,7 +21,7 @@ export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry"
 /** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
 const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
 export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
-  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs"], FETCH_P_KEYS,
+  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey"], FETCH_P_KEYS,
 );
 
 /** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */

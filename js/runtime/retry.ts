@@ -48,6 +48,8 @@ type Host = typeof globalThis;
 export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
 /** The second parameter of the runtime's `fetch` (`RequestInit`). */
 export type FetchInit = Host extends { fetch: (input: never, init?: infer I) => unknown } ? NonNullable<I> : object;
+/** The runtime's `Request` (what `idempotencyKey` as a function is given). */
+export type FetchRequest = Host extends { Request: { prototype: infer R } } ? R : unknown;
 /** What the runtime's `fetch` resolves to (`Response`). */
 export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<infer R> } ? R : unknown;
 
@@ -164,7 +166,10 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
    * (without `.maxAttempts(4)` when `retries` is given).
    */
   policy?: RetryPolicy | BackoffOptions;
-  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
+  /**
+   * Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with
+   * `methods`. A request with an idempotency key (`idempotencyKey`) is retried without it.
+   */
   retryNonIdempotent?: boolean;
   /**
    * The methods that are retried (any case; method names as HTTP writes them, RFC 9110
@@ -180,6 +185,20 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
    * (`statusCodes[0]`) and its value.
    */
   statusCodes?: readonly number[];
+  /**
+   * An `Idempotency-Key` for the request, the same on every attempt: `true` (a random UUID,
+   * `crypto.randomUUID()`, made once per call), the key as text (visible ASCII characters,
+   * spaces only between them; sent as it is), or a function of the request returning one
+   * (or a promise of one), called once per call with a `Request` built from `input` and
+   * `init` (its body is there when it can be read again; a one-shot body is left out). A
+   * request with a key may be sent again whatever its method, when its body can be read
+   * again: a POST or PATCH with a text body is retried. A one-shot body still goes out once.
+   * A request whose own headers carry `Idempotency-Key` already is treated the same way
+   * (its key is sent as it is; this option is then a TypeError). Rejects with a TypeError
+   * naming the option and the value for another value or what the function returns that is
+   * no key; an error the function throws rejects as is.
+   */
+  idempotencyKey?: true | string | ((request: FetchRequest) => string | PromiseLike<string>);
   /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
   maxDeferrals?: number;
   /**

@@ -8,6 +8,7 @@
 //   /flaky/KEY   503 twice per KEY, then 200 {"ok":true,"attempt":3}
 //   /busy/KEY    429 with Retry-After: 1 once per KEY, then 200 {"ok":true,"attempt":2}
 //   /down        503 always
+//   /hang/KEY    the first request per KEY is never answered, then 200 {"ok":true,"attempt":2}
 // A ```js block that is not marked is one another test runs (EXTERNAL below): this file checks
 // that the test exists and reads that guide.
 import { test, before, after } from "node:test";
@@ -54,6 +55,7 @@ before(async () => {
     else if (path.startsWith("/flaky/")) n <= 2 ? json(503, { ok: false }) : json(200, { ok: true, attempt: n });
     else if (path.startsWith("/busy/")) n === 1 ? json(429, { ok: false }, { "retry-after": "1" }) : json(200, { ok: true, attempt: n });
     else if (path === "/down") json(503, { ok: false });
+    else if (path.startsWith("/hang/")) { if (n > 1) json(200, { ok: true, attempt: n }); } // the first is left unanswered
     else json(404, { ok: false });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -84,11 +84,21 @@ test("fetchWithRetry: a POST that times out is not sent again; the caller gets R
 test("fetchWithRetry: a PUT with a one-shot body (a stream) that times out goes out once", async () => {
   const [id, u] = url(1);
   const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("stream")); c.close(); } });
-  const err = await fetchWithRetry(u, { method: "PUT", body, duplex: "half" }, { policy: policy(), attemptTimeout: 40 })
+  const err = await fetchWithRetry(u, { method: "PUT", body, duplex: "half" }, { policy: policy(), attemptTimeout: 40, idempotencyKey: "k-1" })
     .then(() => assert.fail("resolved"), (e) => e);
   assert.equal(err.reason, "attempts");
   assert.ok(isTimeout(err.cause));
-  assert.deepEqual(log.get(id).map((h) => [h.method, h.body, h.key]), [["PUT", "stream", undefined]]);
+  assert.deepEqual(log.get(id).map((h) => [h.method, h.body, h.key]), [["PUT", "stream", "k-1"]]);
+});
+
+test("fetchWithRetry: a POST with an idempotency key that times out is sent again, with the same key and body", async () => {
+  const [id, u] = url(1);
+  const res = await fetchWithRetry(u, { method: "POST", body: "order" }, { policy: policy(), attemptTimeout: 40, idempotencyKey: true });
+  assert.equal(await res.text(), "200 #2");
+  const hits = log.get(id);
+  assert.deepEqual(hits.map((h) => [h.method, h.body]), [["POST", "order"], ["POST", "order"]]);
+  assert.match(hits[0].key, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(hits[1].key, hits[0].key);
 });
 
 test("fetchWithRetry: the caller's signal still aborts an attempt that has a timeout: RetryError aborted, its reason the cause, no retry", async () => {

@@ -9,7 +9,7 @@ import { retryMessage } from "../../pkg/dist/esm/queues.js";
 const message = () => ({ id: "m", attempts: 1, calls: 0, retry() { this.calls++; }, ack() { this.calls++; } });
 const KEYS = {
   retry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout",
-  fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref",
+  fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, idempotencyKey, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref",
   sleep: "signal",
   createRetryBudget: "ratio, minPerSecond, windowMs, store, onStoreError, storeTimeoutMs",
   retryMessage: "retryAfter, onExhausted",
