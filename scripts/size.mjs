@@ -32,8 +32,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 26_000, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
-  "./policy": 9_550, "./chart": 12_700, "./retry": 20_450,
+  ".": 26_970, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
+  "./policy": 9_550, "./chart": 12_700, "./retry": 21_420,
   // The policy plus the queue helpers and the retry functions they build on.
   "./queues": 11_870,
 };
@@ -48,7 +48,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 36_300, cjs: 31_100, workerd: 36_060 };
+export const TREE_BUDGET_GZIP = { esm: 37_470, cjs: 32_280, workerd: 37_240 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
