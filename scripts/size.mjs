@@ -32,8 +32,8 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 26_380, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
-  "./policy": 9_550, "./chart": 12_700, "./retry": 20_760,
+  ".": 27_300, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
+  "./policy": 9_550, "./chart": 12_700, "./retry": 21_750,
   // The policy plus the queue helpers and the retry functions they build on.
   "./queues": 11_870,
 };
@@ -48,7 +48,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
  */
-export const TREE_BUDGET_GZIP = { esm: 36_800, cjs: 31_640, workerd: 36_570 };
+export const TREE_BUDGET_GZIP = { esm: 37_800, cjs: 32_600, workerd: 37_560 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -1,6 +1,6 @@
 /**
- * `fetchWithRetry`: requests, bodies and statuses, and the one decision whether
- * a request may go out again (`mayResend`); the retry loop does the rest.
+ * `fetchWithRetry`: requests, bodies, idempotency keys and statuses, and the one decision
+ * whether a request may go out again (`mayResend`); the retry loop does the rest.
  * @module
  */
 import type { Backoff } from "../policy/backoff.js";
@@ -97,21 +97,60 @@ function emptyOfKind(body: unknown): unknown {
 
 /**
  * The one decision of `fetchWithRetry`: may this request go out again? Only when its method
- * is retried (`methods`, or any method with `retryNonIdempotent`) and its body can be sent
+ * is retried (`methods`, or any method with `retryNonIdempotent`) or it carries an
+ * idempotency key (`keyed`: the `idempotencyKey` option, or an `Idempotency-Key` field of its
+ * own headers; the server recognises a copy and does not act twice), and its body can be sent
  * again whole (`body` is `init.body`, else the `Request`'s own, which is a stream). Asked once
  * per call; the loop asks the answer before every path that sends again.
  */
-function mayResend(method: string, body: unknown, anyMethod: boolean, methods: readonly string[]): boolean {
-  return (anyMethod || methods.includes(method)) && rereadable(body);
+function mayResend(method: string, body: unknown, anyMethod: boolean, methods: readonly string[], keyed: boolean): boolean {
+  return (anyMethod || keyed || methods.includes(method)) && rereadable(body);
+}
+
+/** The field that marks a request as safe to send again (the IETF httpapi draft's name). */
+const KEY_FIELD = "Idempotency-Key";
+const KEY_TEXT = "a key: text of visible ASCII characters (spaces only between them)";
+
+/**
+ * Whether `s` can go out as the value of a field unchanged: one or more characters from
+ * U+0020 to U+007E, not starting or ending with a space (fetch would trim it, and the
+ * server would see another key).
+ */
+function isKeyText(s: unknown): s is string {
+  if (typeof s !== "string" || s.length === 0 || s.charCodeAt(0) === 32 || s.charCodeAt(s.length - 1) === 32) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126) return false;
+  }
+  return true;
+}
+
+/**
+ * The `idempotencyKey` option checked (no function called yet): `true`, key text, or a function.
+ * TypeError naming the option and the value for anything else, and for `true` where
+ * `crypto.randomUUID` is missing (a browser page not served over https).
+ */
+function keyOption(x: unknown): true | string | ((request: Request) => unknown) {
+  if (x === true) {
+    if (typeof (globalThis.crypto as { randomUUID?: unknown } | undefined)?.randomUUID !== "function") {
+      throw invalid(TYPE, "idempotencyKey", "a key or a function returning one where crypto.randomUUID() is missing (a page not served over https)", x);
+    }
+    return x;
+  }
+  if (typeof x === "function") return x as (request: Request) => unknown;
+  if (isKeyText(x)) return x;
+  throw invalid(TYPE, "idempotencyKey", `true (a random UUID), ${KEY_TEXT}, or a function of the request returning one`, x);
 }
 
 /**
  * `fetch(input, init)` with retries. Retried: network errors (any rejection of
  * `fetch` other than an abort; fetch's own argument errors — an invalid URL,
- * method or header — reject at once with fetch's error) and the statuses of `statusCodes` (default 408,
+ * method or header — reject at once with fetch's error), attempts that time out
+ * (`attemptTimeout`) and the statuses of `statusCodes` (default 408,
  * 425, 429, 500, 502, 503, 504) — only for the methods of `methods` (default the
  * idempotent GET, HEAD, OPTIONS, PUT, DELETE; `retryNonIdempotent: true` for
- * all) — and only when the request body can be sent again.
+ * all) or a request with an idempotency key (`idempotencyKey`, or an
+ * `Idempotency-Key` field of its own headers), and only when the request body can be sent again.
  *
  * One-shot bodies: a body that sending consumes — a `ReadableStream`, an async
  * iterable, a Node `Readable`, any object that is not text, bytes, `Blob`,
@@ -141,7 +180,11 @@ function mayResend(method: string, body: unknown, anyMethod: boolean, methods: r
  * `RetryError` reason "aborted" (`cause`: `signal.reason`), never with a `Response`.
  *
  * The signal (`options.signal`, else `init.signal`, else the Request's; both
- * combined when two are given) is passed to every `fetch` and stops the waits.
+ * combined when two are given) is passed to every `fetch` and stops the waits;
+ * with `attemptTimeout`, each `fetch` is given a signal of its own that it also
+ * aborts, and that aborts with a `TimeoutError` when the attempt's time is up (a POST
+ * without a key, or a one-shot body, is then not sent again: `RetryError` reason
+ * "attempts" with the `TimeoutError` as `cause`).
  * `shouldRetry(error, attempt)`, `onFailedAttempt` and `onRetry` see the
  * `Response` for a retryable status and the error for a network error;
  * `shouldRetry` can only veto a retry the rules above allow.
@@ -154,8 +197,10 @@ function mayResend(method: string, body: unknown, anyMethod: boolean, methods: r
  * @param options see {@link FetchRetryOptions}.
  * @throws (rejects; never throws synchronously) as `retry` for bad options
  *   (also options, `init` or `input` that cannot be read);
- *   TypeError when `globalThis.fetch` is missing; RetryError when the loop gives
- *   up on a network error (`cause`) or is aborted (reason "aborted").
+ *   TypeError when `globalThis.fetch` is missing, for a bad `idempotencyKey` or one it
+ *   returns that is no key (naming the option and the value); an error thrown by
+ *   `idempotencyKey` as is; RetryError when the loop gives
+ *   up on a network error or a timeout (`cause`) or is aborted (reason "aborted").
  */
 export async function fetchWithRetry(
   input: FetchInput,
@@ -202,6 +247,7 @@ export async function fetchWithRetry(
   p.unref = pr.unref;
   p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
   p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
+  const keyGiven = o.idempotencyKey === undefined ? undefined : keyOption(o.idempotencyKey);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
@@ -219,8 +265,7 @@ export async function fetchWithRetry(
   ] as const);
   // The Request input's own body goes out (init.body, when given, replaces it and leaves it untouched).
   const ownBody = request !== undefined && init?.body == null;
-  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
-  if (!p.sendAgain) p.attempts = 1;
+  const sentWith = (h: unknown) => readInit(() => new Headers(h as HeadersInit | undefined));
   // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
   // are not network errors: every attempt would fail alike. Building
   // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
@@ -236,6 +281,31 @@ export async function fetchWithRetry(
     const standIn = rereadable(body) ? body : init?.body != null ? emptyOfKind(body) : "";
     new Request(request ? request.url : (input as string | URL), { ...init, method, body: standIn as BodyInit | null });
   }
+
+  // The headers that go out: init.headers replaces a Request's own (as in fetch).
+  const headers = sentWith(init?.headers ?? request?.headers);
+  let key: string | undefined;
+  if (keyGiven !== undefined) {
+    if (headers.has(KEY_FIELD)) {
+      throw invalid(TYPE, "idempotencyKey", `left out when the request's headers carry ${KEY_FIELD} already (that key is sent, and counts the same)`, o.idempotencyKey);
+    }
+    if (keyGiven === true) key = crypto.randomUUID();
+    else if (typeof keyGiven === "string") key = keyGiven;
+    else {
+      // The request as fetch would build it, with its body when the body can be read again
+      // (a one-shot body is left out: reading it would use it up).
+      const seen = new Request(request ? request.url : (input as string | URL), {
+        ...init, method, headers, body: (rereadable(body) && !ownBody ? body : null) as BodyInit | null, signal: undefined,
+      });
+      const made: unknown = await keyGiven(seen);
+      if (!isKeyText(made)) throw invalid(TYPE, "idempotencyKey(request)", `${KEY_TEXT}, returned by the function`, made);
+      key = made;
+    }
+    headers.set(KEY_FIELD, key);
+    init = { ...init, headers } as FetchInit;
+  }
+  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods, headers.has(KEY_FIELD));
+  if (!p.sendAgain) p.attempts = 1;
 
   p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
   let last: Response | undefined;

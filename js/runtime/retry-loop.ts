@@ -95,6 +95,11 @@ export interface Rules {
   signal: AbortSignal | undefined;
   /** Let Node exit during a wait. */
   unref: boolean;
+  /**
+   * Ms each attempt may take (`undefined`: no limit): the operation then gets a signal of
+   * its own, aborted with a `TimeoutError` when the time is up (see {@link timedAttempt}).
+   */
+  attemptTimeout?: number;
   /** Before attempt `attempt` (1 for the first): throws to stop before it is made. */
   before(attempt: number): void;
   /** After the operation resolved: throws to reject instead (p-retry: an abort seen then). */
@@ -109,6 +114,67 @@ export interface Rules {
   aborted(): unknown;
 }
 
+/**
+ * One attempt under a time limit: the operation gets a signal of its own, aborted with a
+ * `DOMException` named `TimeoutError` after `ms`, or with `outer`'s reason when `outer` (the
+ * caller's signal) aborts first. The attempt fails with that reason the moment its signal
+ * aborts, whether or not the operation honours the signal (its later outcome is ignored).
+ * The timer (re-armed in chunks: a timer longer than 2^31 - 1 ms would fire at once) and the
+ * listener on `outer` are removed as soon as the attempt settles, either way.
+ */
+function timedAttempt<T>(
+  fn: (ctx: RetryContext) => T | PromiseLike<T>, attempt: number, outer: AbortSignal | undefined, ms: number, unref: boolean,
+): Promise<T> {
+  const own = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    };
+    const end = (reason: unknown) => {
+      if (settled) return;
+      settle();
+      reject(reason);
+      own.abort(reason);
+    };
+    const onOuter = () => end(outer!.reason);
+    const due = Date.now() + ms;
+    const arm = () => {
+      const left = due - Date.now();
+      if (left <= 0) return end(new DOMException(`attempt ${attempt} timed out after ${ms} ms (attemptTimeout)`, "TimeoutError"));
+      timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+      if (unref) (timer as { unref?: () => void }).unref?.();
+    };
+    outer?.addEventListener("abort", onOuter, { once: true });
+    arm();
+    let result: T | PromiseLike<T>;
+    try {
+      result = fn({ attempt, signal: own.signal });
+    } catch (e) {
+      if (!settled) {
+        settle();
+        reject(e);
+      }
+      return;
+    }
+    Promise.resolve(result).then(
+      (v) => {
+        if (settled) return;
+        settle();
+        resolve(v);
+      },
+      (e: unknown) => {
+        if (settled) return;
+        settle();
+        reject(e);
+      },
+    );
+  });
+}
+
 /** The one retry loop: attempt, then on a failure ask the rules for the wait, wait, and go again. @internal */
 export async function loop<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, rules: Rules): Promise<T> {
   const { signal } = rules;
@@ -116,7 +182,8 @@ export async function loop<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, rul
     rules.before(attempt);
     let thrown: unknown;
     try {
-      const value = await fn({ attempt, signal });
+      const limit = rules.attemptTimeout;
+      const value = await (limit === undefined ? fn({ attempt, signal }) : timedAttempt(fn, attempt, signal, limit, rules.unref));
       rules.settled();
       return value;
     } catch (e) {
@@ -152,6 +219,7 @@ export function planRules(p: Plan, hooks?: Hooks, start = Date.now(), t0 = perfo
   return {
     signal,
     unref: p.unref,
+    attemptTimeout: p.attemptTimeout,
     before(attempt) {
       if (signal?.aborted) throw stop("aborted", signal.reason);
       made = attempt;

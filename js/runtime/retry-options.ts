@@ -17,11 +17,11 @@ export const DEFAULT_MAX_DEFERRALS = 3;
 const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** `retry`'s own options (its third argument). */
-export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget"];
+export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget", "attemptTimeout"];
 /** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
 const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
 export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
-  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs"], FETCH_P_KEYS,
+  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey"], FETCH_P_KEYS,
 );
 
 /** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
@@ -40,6 +40,8 @@ export interface Plan {
   deadline: number | undefined;
   afterMs: number | undefined;
   budget: RetryBudget | undefined;
+  /** Ms each attempt may take before its signal aborts with a `TimeoutError` (`undefined`: no limit). */
+  attemptTimeout: number | undefined;
   /** Deferrals allowed (0: a server wait is folded into the policy's wait, as `retry` does). */
   maxDeferrals: number;
   /**
@@ -209,6 +211,7 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     if (!r || Object.keys(r).join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
     afterMs = ceiling("deadline.afterMs", r.afterMs, 0);
   }
+  const attemptTimeout = o.attemptTimeout === undefined ? undefined : positiveDuration("attemptTimeout", o.attemptTimeout);
   const budget = o.budget as RetryBudget | undefined;
   if (budget !== undefined) {
     const ok = readable("budget", "a retry budget (createRetryBudget()) that can be read", budget, () =>
@@ -244,7 +247,7 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   return {
     delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
     onFailedAttempt: undefined, maxRetryTime: Infinity, unref: false,
-    deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Infinity, sendAgain: true,
+    deadline, afterMs, budget, attemptTimeout, maxDeferrals: 0, maxDeferralMs: Infinity, sendAgain: true,
   };
 }
 
@@ -255,6 +258,18 @@ export function ceiling(name: string, x: unknown, fallback: number): number {
   const ms = toMs(x as DurationInput);
   if (!(ms >= 0)) throw invalid(RANGE, name, "a non-negative duration (ms or duration text)", x);
   return ms;
+}
+
+/**
+ * A duration option that must be positive (ms or duration text): TypeError for another type,
+ * RangeError for 0, a negative, NaN or unreadable text; `Infinity` is no limit (`undefined`).
+ */
+function positiveDuration(name: string, x: unknown): number | undefined {
+  const expected = "a positive duration (ms or duration text such as \"10 seconds\"; Infinity for none)";
+  if (typeof x !== "number" && typeof x !== "string") throw invalid(TYPE, name, expected, x);
+  const ms = toMs(x as DurationInput);
+  if (!(ms > 0)) throw invalid(RANGE, name, expected, x);
+  return ms === Infinity ? undefined : ms;
 }
 
 /**

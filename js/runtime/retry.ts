@@ -48,6 +48,8 @@ type Host = typeof globalThis;
 export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
 /** The second parameter of the runtime's `fetch` (`RequestInit`). */
 export type FetchInit = Host extends { fetch: (input: never, init?: infer I) => unknown } ? NonNullable<I> : object;
+/** The runtime's `Request` (what `idempotencyKey` as a function is given). */
+export type FetchRequest = Host extends { Request: { prototype: infer R } } ? R : unknown;
 /** What the runtime's `fetch` resolves to (`Response`). */
 export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<infer R> } ? R : unknown;
 
@@ -55,7 +57,12 @@ export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<
 export interface RetryContext {
   /** This attempt's number: 1 for the first call, 2 for the first retry, … */
   attempt: number;
-  /** The `signal` option (`undefined` when none was given); pass it on to abortable work. */
+  /**
+   * Pass it on to abortable work. Without `attemptTimeout`: the `signal` option
+   * (`undefined` when none was given). With `attemptTimeout`: this attempt's own signal,
+   * aborted with a `DOMException` named `TimeoutError` when the attempt's time is up, or
+   * with the `signal` option's reason when that one aborts first.
+   */
   signal: AbortSignalLike | undefined;
 }
 
@@ -124,6 +131,20 @@ export interface RetryOptions {
    * a `deposit()` that throws or rejects is ignored.
    */
   budget?: RetryBudget;
+  /**
+   * The longest one attempt may take (ms or duration text, positive; `Infinity`: no limit).
+   * Each attempt then gets its own signal (`ctx.signal`; for `fetchWithRetry`, the signal
+   * `fetch` is given, which the `signal` option also aborts), aborted with a `DOMException`
+   * named `TimeoutError` when the time is up. The attempt fails at that moment, even when the
+   * operation ignores its signal (its later outcome is then ignored): a failure like any
+   * other, retried when the policy (and, for `fetchWithRetry`, whether the request may be
+   * sent again) allows, never past the `deadline` or after an abort of `signal`; a call that
+   * stops after it rejects with `RetryError` whose `cause` is the `TimeoutError`. The
+   * attempt's timer is cleared as soon as the attempt settles. For `fetchWithRetry` the time
+   * runs until the response's headers arrive; reading its body is not timed.
+   * A value that is not a duration is a TypeError, a duration that is not positive a RangeError.
+   */
+  attemptTimeout?: DurationInput;
 }
 
 /**
@@ -145,7 +166,10 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
    * (without `.maxAttempts(4)` when `retries` is given).
    */
   policy?: RetryPolicy | BackoffOptions;
-  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
+  /**
+   * Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with
+   * `methods`. A request with an idempotency key (`idempotencyKey`) is retried without it.
+   */
   retryNonIdempotent?: boolean;
   /**
    * The methods that are retried (any case; method names as HTTP writes them, RFC 9110
@@ -161,6 +185,20 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
    * (`statusCodes[0]`) and its value.
    */
   statusCodes?: readonly number[];
+  /**
+   * An `Idempotency-Key` for the request, the same on every attempt: `true` (a random UUID,
+   * `crypto.randomUUID()`, made once per call), the key as text (visible ASCII characters,
+   * spaces only between them; sent as it is), or a function of the request returning one
+   * (or a promise of one), called once per call with a `Request` built from `input` and
+   * `init` (its body is there when it can be read again; a one-shot body is left out). A
+   * request with a key may be sent again whatever its method, when its body can be read
+   * again: a POST or PATCH with a text body is retried. A one-shot body still goes out once.
+   * A request whose own headers carry `Idempotency-Key` already is treated the same way
+   * (its key is sent as it is; this option is then a TypeError). Rejects with a TypeError
+   * naming the option and the value for another value or what the function returns that is
+   * no key; an error the function throws rejects as is.
+   */
+  idempotencyKey?: true | string | ((request: FetchRequest) => string | PromiseLike<string>);
   /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
   maxDeferrals?: number;
   /**
@@ -240,7 +278,7 @@ export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options:
  *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`.
  * @param options {@link RetryOptions}: `retries` (attempts after the first; not
  *   with a policy's `.maxAttempts()`), `signal`, `shouldRetry`, `onRetry`,
- *   `maxRetryAfter`, `deadline`, `budget`.
+ *   `maxRetryAfter`, `deadline`, `budget`, `attemptTimeout`.
  * @returns what `fn` resolved with.
  * @throws (rejects; never throws synchronously) TypeError/RangeError for bad
  *   arguments (naming the option and the value; TypeError with the engine's error as `cause`

@@ -2,8 +2,8 @@
 // asks the runner (tests/docs/guides.test.mjs) to do with it:
 //   ```js run            written to a .mjs file and run with `node` (node:test files too)
 //   ```js run=vitest     written to a .test.js file and run with `vitest run`
-//   ```js run=worker     a Worker module: bundled with the guide's esbuild command, run in
-//                        workerd (Miniflare), asked GET / with UPSTREAM_URL bound
+//   ```js run=worker     a Worker module, src/worker.js beside the document's ```toml file=wrangler.toml
+//                        block: served by `wrangler dev` with UPSTREAM_URL set by --var, asked GET /
 //   ```js file=PATH      written to PATH (beside the guide's other blocks) before any run
 //   ```js check          configuration text: parsed (`node --check`), not run
 //   ```sh run            each line run by bash in the guide's directory

@@ -8,6 +8,7 @@
 //   /flaky/KEY   503 twice per KEY, then 200 {"ok":true,"attempt":3}
 //   /busy/KEY    429 with Retry-After: 1 once per KEY, then 200 {"ok":true,"attempt":2}
 //   /down        503 always
+//   /hang/KEY    the first request per KEY is never answered, then 200 {"ok":true,"attempt":2}
 // A ```js block that is not marked is one another test runs (EXTERNAL below): this file checks
 // that the test exists and reads that guide.
 import { test, before, after } from "node:test";
@@ -54,6 +55,7 @@ before(async () => {
     else if (path.startsWith("/flaky/")) n <= 2 ? json(503, { ok: false }) : json(200, { ok: true, attempt: n });
     else if (path.startsWith("/busy/")) n === 1 ? json(429, { ok: false }, { "retry-after": "1" }) : json(200, { ok: true, attempt: n });
     else if (path === "/down") json(503, { ok: false });
+    else if (path.startsWith("/hang/")) { if (n > 1) json(200, { ok: true, attempt: n }); } // the first is left unanswered
     else json(404, { ok: false });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,32 +101,44 @@ function exec(cmd, args, options) {
   });
 }
 
-/** The esbuild command of the Workers guide (one line of its `sh run` block). */
-function bundleCommand() {
-  const guide = docs.find((d) => d.name === "node-and-workers");
-  const line = blocks(guide.text).filter((b) => b.lang === "sh" && b.run).flatMap((b) => b.code.split("\n"))
-    .find((l) => l.startsWith("npx esbuild "));
-  assert.ok(line, "docs/guides/node-and-workers.md has the esbuild command in a ```sh run block");
-  return line.replace(/\s+#.*$/, "");
+/** A port nothing listens on now (for wrangler dev and its inspector). */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
-/** Runs the README-style Worker in `dir/src/worker.js`: bundled, in Miniflare, GET / with UPSTREAM_URL. */
+/**
+ * Runs the Worker of `dir` (its wrangler.toml and src/worker.js) as its reader would: `wrangler
+ * dev`, Wrangler's own bundling and local workerd runtime, with only UPSTREAM_URL set from the
+ * command line (`--var`, over the file's [vars]) to the local server; then GET / from it.
+ */
 async function runWorker(dir, where) {
-  await exec("bash", ["-c", bundleCommand()], { cwd: dir, env: env() });
-  const { Miniflare } = await import("miniflare");
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: join(dir, "dist", "worker.js"),
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: "2025-11-01",
-    bindings: { UPSTREAM_URL: `${api}/flaky/${where}` },
-  });
+  const [port, inspector] = [await freePort(), await freePort()];
+  const wrangler = join(guidesProject(), "node_modules", ".bin", "wrangler");
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), "--var", `UPSTREAM_URL:${api}/flaky/${where}`];
+  // Its own process group: wrangler runs workerd and esbuild below it, all stopped together.
+  const child = spawn(wrangler, args, { cwd: dir, env: env(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const exited = new Promise((resolve) => child.on("exit", resolve));
   try {
-    const res = await mf.dispatchFetch("http://worker/");
-    assert.equal(res.status, 200, `${where}: the Worker's answer`);
+    await new Promise((resolve, reject) => {
+      const seen = (d) => {
+        out += d;
+        if (/Ready on http/.test(out)) resolve();
+      };
+      child.stdout.on("data", seen);
+      child.stderr.on("data", seen);
+      exited.then((code) => reject(new Error(`wrangler dev exited ${code} before it was ready (in ${dir})\n${out}`)));
+    });
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(res.status, 200, `${where}: the Worker's answer\n${out}`);
     assert.deepEqual(await res.json(), { ok: true, attempt: 3 }, `${where}: the third attempt's response`);
   } finally {
-    await mf.dispose();
+    if (child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    await exited;
   }
 }
 
@@ -207,8 +221,17 @@ for (const doc of docs) {
         writeFileSync(join(dir, file), b.code);
         await exec(join(guidesProject(), "node_modules", ".bin", "vitest"), ["run", file], { cwd: dir, env: env() });
       } else if (b.lang === "js" && b.run === "worker") {
+        // The Worker runs from the wrangler.toml its document gives, as written: what
+        // `wrangler dev` needs (main, a compatibility_date, the UPSTREAM_URL variable) is there.
+        const toml = list.find((x) => x.file === "wrangler.toml");
+        assert.ok(toml, `${where}: a Worker example comes with its wrangler.toml (a toml file=wrangler.toml block)`);
+        assert.match(toml.code, /^main = "src\/worker\.js"$/m, `${where}: wrangler.toml names src/worker.js as main`);
+        assert.match(toml.code, /^compatibility_date = "\d{4}-\d{2}-\d{2}"$/m, `${where}: wrangler.toml has a compatibility_date`);
+        const vars = (toml.code.split(/^\[vars\]$/m)[1] ?? "").split(/^\[/m)[0];
+        assert.match(vars, /^UPSTREAM_URL = "https:\/\/[^"]+"$/m, `${where}: wrangler.toml sets UPSTREAM_URL under [vars]`);
         const wdir = join(dir, `worker-${b.line}`);
         mkdirSync(join(wdir, "src"), { recursive: true });
+        writeFileSync(join(wdir, "wrangler.toml"), toml.code);
         writeFileSync(join(wdir, "src", "worker.js"), b.code);
         await runWorker(wdir, `${doc.name}-${b.line}`);
       } else if (b.lang === "js" && b.check) {

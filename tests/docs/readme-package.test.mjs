@@ -94,3 +94,17 @@ test("every build the README names is one of the package's trees", () => {
   }
   assert.deepEqual(wrong, []);
 });
+
+test("the conditions the README lists for the exports map, in its order, are each entry point's conditions", () => {
+  // "… `exports` map has three conditions, in this order: `a` (…); `b` (…); and `c`, …"
+  const m = prose.match(/`exports` map has (\w+) conditions, in this order: ([^]*?)\. Each names/);
+  assert.ok(m, "the README says how many conditions the exports map has, in order");
+  const listed = [...m[2].matchAll(/(?:^|; (?:and )?)`([\w-]+)`/g)].map((x) => x[1]);
+  const words = { one: 1, two: 2, three: 3, four: 4, five: 5 };
+  assert.equal(words[m[1]], listed.length, `"${m[1]} conditions" names ${listed.length}: ${listed}`);
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    if (typeof target === "string") continue; // ./package.json
+    assert.deepEqual(Object.keys(target), listed, `the conditions of ${subpath}`);
+    for (const c of listed) assert.deepEqual(Object.keys(target[c]), ["types", "default"], `${subpath} ${c}: types before its file`);
+  }
+});

@@ -8,8 +8,8 @@ import { retryMessage } from "../../pkg/dist/esm/queues.js";
 
 const message = () => ({ id: "m", attempts: 1, calls: 0, retry() { this.calls++; }, ack() { this.calls++; } });
 const KEYS = {
-  retry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget",
-  fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref",
+  retry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout",
+  fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, idempotencyKey, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref",
   sleep: "signal",
   createRetryBudget: "ratio, minPerSecond, windowMs, store, onStoreError, storeTimeoutMs",
   retryMessage: "retryAfter, onExhausted",
@@ -57,7 +57,7 @@ for (const [name, call] of Object.entries(CALLS)) {
 }
 
 test("only retry says where a misplaced p-retry or createBackoff key belongs: sleep, fetchWithRetry and retryMessage just list their own", async () => {
-  const retryKeys = 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget';
+  const retryKeys = 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout';
   assert.equal((await errorOf(() => CALLS.retry({ minTimeout: 5 }))).message,
     `${retryKeys} (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"`);
   for (const key of ["retries", "minTimeout", "jitter"]) {

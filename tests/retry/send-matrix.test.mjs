@@ -1,7 +1,8 @@
 // Whether fetchWithRetry sends a request again is one rule, the rule table of the README and docs/guides/fetch.md
-// (method × body × input), and it holds for every path that sends again: a retry
-// after a failure and a deferral (a 429/503 with a server wait) alike. The matrix
-// crosses methods × bodies × server answers × option sets against a real local
+// (method × body × input × idempotency key), and it holds for every path that sends again:
+// a retry after a failure and a deferral (a 429/503 with a server wait) alike. The matrix
+// crosses methods × bodies × server answers × option sets (with and without an idempotency
+// key: the option, or the request's own Idempotency-Key field) against a real local
 // HTTP server; each cell's expected requests, bytes and outcome are computed from
 // the rule table below (encoded once), never copied from a run.
 import { test, before, after } from "node:test";
@@ -16,9 +17,12 @@ import { Backoff } from "../../pkg/dist/esm/backoff.js";
 const IDEMPOTENT = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
 /** Bodies fetch can send again whole. Every other body is one-shot, and so is any body a Request carries. */
 const REREADABLE = new Set(["none", "string", "bytes", "Blob", "FormData", "URLSearchParams"]);
-/** May this request go out again? Asked once per call; every path that sends again obeys it. */
-function mayResend({ method, body, input }, options) {
-  const methodOk = options?.retryNonIdempotent === true || IDEMPOTENT.includes(method);
+/**
+ * May this request go out again? Asked once per call; every path that sends again obeys it.
+ * An idempotency key (the option, or the request's own field) makes any method retried.
+ */
+function mayResend({ method, body, input }, options, model) {
+  const methodOk = options?.retryNonIdempotent === true || model.key !== undefined || IDEMPOTENT.includes(method);
   const bodyOk = input === "Request" ? body === "none" : REREADABLE.has(body);
   return methodOk && bodyOk;
 }
@@ -68,6 +72,10 @@ const OPTION_SETS = {
   "a nearly empty budget": { make: () => [{ policy: TINY(), budget: createRetryBudget({ ratio: 1, minPerSecond: 0 }) }, { budgetRetries: 1 }] },
   // A policy wait (5 s) that cannot fit a 2 s deadline: a failure stops; a 0 ms server wait fits.
   "a deadline": { make: () => [{ policy: Backoff.fixed(5000).maxAttempts(4), deadline: { afterMs: 2000 } }, { policyMs: 5000, deadlineMs: 2000 }] },
+  // An idempotency key: a random UUID made once per call, on every attempt.
+  "idempotencyKey: true": { make: () => [{ policy: TINY(), idempotencyKey: true }, { key: "uuid" }] },
+  // The request's own Idempotency-Key field (init.headers, or the Request's headers): sent as it is.
+  "an Idempotency-Key field of the request's own": { make: () => [{ policy: TINY() }, { key: "own", header: "order-7" }] },
   // The signal aborts in onRetry, so the wait that follows is cut short.
   "an abort during the wait": {
     make: () => {
@@ -84,7 +92,7 @@ const OPTION_SETS = {
  */
 function expected(cell, options, model) {
   if ((cell.method === "GET") && cell.body !== "none") return { requests: 0, error: "fetch's own" };
-  const resend = mayResend(cell, options);
+  const resend = mayResend(cell, options, model);
   const answer = ANSWERS[cell.answer];
   const attempts = 4;
   const maxDeferrals = model.maxDeferrals ?? 3;
@@ -120,7 +128,7 @@ before(async () => {
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const hits = log.get(id) ?? [];
-      hits.push({ method: req.method, bytes: Buffer.concat(chunks).toString("latin1") });
+      hits.push({ method: req.method, bytes: Buffer.concat(chunks).toString("latin1"), key: req.headers["idempotency-key"] });
       log.set(id, hits);
       const a = answer(hits.length);
       if (a === "reset") return void req.socket.destroy();
@@ -144,12 +152,13 @@ process.on("unhandledRejection", (e) => unhandled.push(e));
 let ids = 0;
 let cellCount = 0;
 /** Runs one cell; resolves to what the server saw and what the caller got, in the model's shape. */
-async function run(cell, options) {
+async function run(cell, options, model) {
   const id = String(++ids);
   const url = `${base}/?id=${id}&answer=${encodeURIComponent(cell.answer)}`;
   const [makeBody] = BODIES[cell.body];
   const body = makeBody();
   const withBody = body === undefined ? {} : { body, duplex: "half" };
+  if (model.header !== undefined) withBody.headers = { "Idempotency-Key": model.header };
   let input = url;
   let init = { method: cell.method, ...withBody };
   if (cell.input === "Request") {
@@ -187,7 +196,7 @@ async function plainFetchError(cell) {
 /** Every mismatch between a cell's run and the rule table, as text (empty when the cell is right). */
 async function check(cell, options, model) {
   const want = expected(cell, options, model);
-  const { hits, got } = await run(cell, options);
+  const { hits, got } = await run(cell, options, model);
   const wrong = [];
   if (hits.length !== want.requests) wrong.push(`server saw ${hits.length} requests, the rule says ${want.requests}`);
   const bytes = BODIES[cell.body][1];
@@ -195,7 +204,13 @@ async function check(cell, options, model) {
     if (h.method !== cell.method) wrong.push(`request ${i + 1} was ${h.method}`);
     const ok = typeof bytes === "string" ? h.bytes === bytes : bytes.test(h.bytes);
     if (!ok) wrong.push(`request ${i + 1} carried ${JSON.stringify(h.bytes)}`);
+    // The key: none without one; the request's own as it is; one UUID for every attempt of the call.
+    const key = model.key === "own" ? model.header : model.key === "uuid" ? hits[0].key : undefined;
+    if (h.key !== key) wrong.push(`request ${i + 1} carried Idempotency-Key ${h.key}, the rule says ${key}`);
   });
+  if (model.key === "uuid" && hits.length && !/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(hits[0].key)) {
+    wrong.push(`the key ${hits[0].key} is no random UUID`);
+  }
   if (want.error === "fetch's own") {
     const plain = await plainFetchError(cell);
     if (got.error !== "other" || got.thrown?.constructor !== plain.constructor || got.thrown?.message !== plain.message) {
@@ -240,9 +255,9 @@ for (const [method, input] of METHODS) {
   }
 }
 
-test("every cell ran (6 methods × 9 bodies × 39 answer-and-option pairs) and none left an unhandled rejection", async () => {
+test("every cell ran (6 methods × 9 bodies × 51 answer-and-option pairs) and none left an unhandled rejection", async () => {
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal(cellCount, 6 * 9 * (6 * 6 + 3));
+  assert.equal(cellCount, 6 * 9 * (8 * 6 + 3));
   assert.deepEqual(unhandled, []);
 });
 
