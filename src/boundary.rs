@@ -62,12 +62,13 @@ pub mod slot {
 
 /// Error classes recorded in [`slot::ERR_KIND`].
 pub mod kind {
+    use crate::core::options::Kind;
     /// `RangeError`.
-    pub const RANGE: u32 = 0;
+    pub const RANGE: u32 = Kind::Range as u32;
     /// `TypeError`.
-    pub const TYPE: u32 = 1;
+    pub const TYPE: u32 = Kind::Type as u32;
     /// `SigilError` (`code: "invalid_argument"`).
-    pub const SIGIL: u32 = 2;
+    pub const SIGIL: u32 = Kind::Sigil as u32;
     /// Not an error: a keyed draw for an attempt whose text only JavaScript can
     /// write; the wrapper writes `String(attempt)` and calls `delay` again.
     pub const KEY_TEXT: u32 = 3;
@@ -464,6 +465,9 @@ pub(crate) fn check_generated(path: &str, generated: &str, write: &str, source: 
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
+mod vectors;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::core::curve::{Growth, Jitter};
@@ -513,7 +517,24 @@ mod tests {
 
     #[test]
     fn field_indexes_follow_the_tables() {
+        use crate::core::options::field;
+        let core = [
+            field::BASE,
+            field::GROWTH,
+            field::FACTOR,
+            field::MAX,
+            field::CAP,
+            field::STEPS,
+            field::FREE,
+            field::JITTER,
+            field::RANDOM,
+            field::SEED,
+            field::ATTEMPTS,
+            field::NAME,
+        ];
         for (i, f) in BACKOFF_FIELDS.iter().enumerate() {
+            // The core blames its options by these places.
+            assert_eq!(core[i] as usize, i, "{}", f.id);
             let index = [
                 arg::BASE,
                 arg::GROWTH,

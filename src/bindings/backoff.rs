@@ -10,10 +10,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{Checked, Failed, Kind, Static, T, fail, fail_with, given, input, put, spec, status};
+use super::{
+    Checked, Failed, Kind, Static, T, duration_of, fail, fail_with, input, options_of, put, source_code, spec, status,
+};
 use crate::core::{
     curve::{Curve, Growth, Jitter},
-    options::{self, Given},
+    options::{self, Shape},
     policy::{MAX_STEPS, Policy, Run, high_draw, total_bounds_by},
     rng::{Draw, Keyed, SeedHash, Sfc32, scale},
 };
@@ -277,8 +279,9 @@ fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
 /// ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileCurve)]
 pub fn compile_curve(fluent: bool) -> u32 {
-    let r = options::curve::<Failed>(fluent, &given).map(|shape| {
-        set(0, &shape);
+    let r = options::curve::<Failed>(fluent, &options_of()).map(|s| {
+        let growth = if s.stepped { rec::STEPPED } else { s.growth.code() };
+        set(0, &[f64::from(growth), s.base, s.factor, s.max, s.cap]);
         set(rec::STEPS, &[0.0]);
     });
     status(r)
@@ -298,7 +301,7 @@ pub fn compile_steps(length: f64) -> u32 {
 #[wasm_bindgen(js_name = compileStep)]
 pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
     let i = (index as usize).min(MAX_STEPS - 1);
-    status(options::step::<Failed>(Given { tag, x }, index).map(|ms| set(rec::HEADER + i, &[ms])))
+    status(options::step::<Failed>(duration_of(tag, x), index).map(|ms| set(rec::HEADER + i, &[ms])))
 }
 
 /// Validates the options every shape takes, after `compileCurve` (and the
@@ -308,8 +311,18 @@ pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
 /// Returns 0, or 1 with the error recorded.
 #[wasm_bindgen(js_name = compileShared)]
 pub fn compile_shared(fluent: bool) -> u32 {
-    let shape = [get(rec::GROWTH), get(rec::BASE), get(rec::FACTOR), get(rec::MAX), get(rec::CAP)];
-    let r = options::shared::<Failed>(fluent, &given, &shape).map(|(free, jitter, attempts, src)| {
+    let stepped = get(rec::GROWTH) == f64::from(rec::STEPPED);
+    let growth = Growth::from_code(get(rec::GROWTH) as u32).unwrap_or(Growth::Constant);
+    let shape = Shape {
+        stepped,
+        growth,
+        base: get(rec::BASE),
+        factor: get(rec::FACTOR),
+        max: get(rec::MAX),
+        cap: get(rec::CAP),
+    };
+    let r = options::shared::<Failed>(fluent, &options_of(), &shape).map(|(free, jitter, attempts, src)| {
+        let src = source_code(src);
         let j = f64::from(jitter.code());
         set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), 0.0, 0.0, 0.0, 0.0, attempts]);
         set(rec::SIGIL, &[0.0]);
