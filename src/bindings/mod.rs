@@ -233,7 +233,7 @@ pub(crate) fn options_of() -> Options {
     };
     let random = match (t(arg::RANDOM), x(arg::RANDOM)) {
         (UNDEFINED, _) => Opt::Absent,
-        (_, s) if s == -1.0 => Opt::Is(Source::Seeded),
+        (_, -1.0) => Opt::Is(Source::Seeded),
         (FUNCTION, _) => Opt::Is(Source::Function),
         (OBJECT | ARRAY, tags) => {
             // The tag of its `float` times 16 plus the tag of its `next` (`via::SOURCE`).
