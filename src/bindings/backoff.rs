@@ -16,9 +16,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{
-    Checked, Failed, Kind, Static, T, duration_of, fail, fail_with, input, options_of, put, source_code, spec, status,
-};
+use super::{Checked, Failed, Kind, Static, T, duration_of, fail, fail_with, input, put, source_code, spec, status};
 use crate::core::{
     curve::{Curve, Growth, Jitter},
     options::{self, Shape},
@@ -112,21 +110,18 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// policy area and the result slots).
 #[wasm_bindgen]
 pub fn waits(from_attempt: f64, count: u32, from: &JsValue) -> u32 {
-    let host = get(rec::SOURCE) < f64::from(source::SEEDED) && get(rec::JITTER) != 0.0;
-    let most = if host { 1 } else { 8 };
-    let mut out = [0.0; 8];
+    // A JavaScript source's draw may call the package, which rewrites the policy area and
+    // the result slots: one wait then, written after its run.
+    let most = if get(rec::SOURCE) < f64::from(source::SEEDED) && get(rec::JITTER) != 0.0 { 1 } else { 8 };
     let mut n = 0;
     while n < count.min(most) {
-        let v = run(from_attempt + f64::from(n), 0, OWN, from);
-        if let Some(slot) = out.get_mut(n as usize) {
-            *slot = v;
-        }
+        let d = run(from_attempt + f64::from(n), 0, OWN, from);
+        super::SLOTS.with(|s| s[n as usize] = d);
         n += 1;
-        if v.is_nan() {
+        if d.is_nan() {
             break;
         }
     }
-    put(out.get(..n as usize).unwrap_or(&[]));
     n
 }
 
@@ -354,7 +349,7 @@ fn ok_status(status: u32) -> Checked<()> {
 /// or a curve, then `cap`). On success the policy area holds the shape
 /// ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
 pub fn compile_curve(fluent: bool) -> u32 {
-    let r = options::curve::<Failed>(fluent, &options_of()).map(|s| {
+    let r = options::curve::<Failed>(fluent, &super::InputOptions).map(|s| {
         let growth = if s.stepped { rec::STEPPED } else { s.growth.code() };
         set(0, &[f64::from(growth), s.base, s.factor, s.max, s.cap]);
         set(rec::STEPS, &[0.0]);
@@ -393,7 +388,7 @@ pub fn compile_shared(fluent: bool) -> u32 {
         max: get(rec::MAX),
         cap: get(rec::CAP),
     };
-    let r = options::shared::<Failed>(fluent, &options_of(), &shape).map(|(free, jitter, attempts, src)| {
+    let r = options::shared::<Failed>(fluent, &super::InputOptions, &shape).map(|(free, jitter, attempts, src)| {
         let src = source_code(src);
         let j = f64::from(jitter.code());
         set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), 0.0, 0.0, 0.0, 0.0, attempts]);

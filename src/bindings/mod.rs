@@ -123,7 +123,7 @@ pub fn put_input(field: u32, tag: u32, x: f64) {
 use crate::core::curve::{Growth, Jitter};
 pub use crate::core::options::Kind;
 pub(crate) use crate::core::options::spec;
-use crate::core::options::{self, Invalid, Opt, Options, Source};
+use crate::core::options::{self, Invalid, Opt, Source};
 
 /// Records [`kind::KEY_TEXT`] as the error class: the wrapper writes
 /// JavaScript's `String(attempt)` into the text buffer and calls `delay` again.
@@ -214,61 +214,89 @@ pub(crate) fn duration_of(tag: u32, x: f64) -> Opt<f64> {
 }
 
 /// `createBackoff`'s options as the wrapper wrote them into the input slots (fields
-/// [`arg`], each a tag and the number of its `via`), as Rust values: the one conversion.
-#[inline(never)]
-pub(crate) fn options_of() -> Options {
-    let (t, x) = (|f: u32| input(f).0, |f: u32| input(f).1);
-    let growth = match (t(arg::GROWTH), x(arg::GROWTH)) {
-        (UNDEFINED, _) => Opt::Absent,
-        (STRING, g) if g >= 0.0 => Growth::from_code(g as u32).map_or(Opt::Wrong, Opt::Is),
-        _ => Opt::Wrong,
-    };
-    let jitter = match (t(arg::JITTER), x(arg::JITTER)) {
-        (UNDEFINED, _) => Opt::Absent,
-        (NUMBER, f) => Opt::Is(Jitter::Spread(f)),
-        (STRING, code) if code >= f64::from(crate::boundary::jitter::FULL) => {
-            Jitter::from_code(code as u32, 0.0).map_or(Opt::Wrong, Opt::Is)
+/// [`arg`], each a tag and the number of its `via`), as Rust values: each converted where
+/// a check reads it, the one conversion.
+pub(crate) struct InputOptions;
+
+fn t(f: u32) -> u32 {
+    input(f).0
+}
+
+fn x(f: u32) -> f64 {
+    input(f).1
+}
+
+impl options::Given for InputOptions {
+    fn unknown(&self) -> bool {
+        t(arg::NAME) != UNDEFINED
+    }
+    fn base(&self) -> Opt<f64> {
+        duration_of(t(arg::BASE), x(arg::BASE))
+    }
+    fn growth(&self) -> Opt<Growth> {
+        match (t(arg::GROWTH), x(arg::GROWTH)) {
+            (UNDEFINED, _) => Opt::Absent,
+            (STRING, g) if g >= 0.0 => Growth::from_code(g as u32).map_or(Opt::Wrong, Opt::Is),
+            _ => Opt::Wrong,
         }
-        _ => Opt::Wrong,
-    };
-    let random = match (t(arg::RANDOM), x(arg::RANDOM)) {
-        (UNDEFINED, _) => Opt::Absent,
-        (_, -1.0) => Opt::Is(Source::Seeded),
-        (FUNCTION, _) => Opt::Is(Source::Function),
-        (OBJECT | ARRAY, tags) => {
-            // The tag of its `float` times 16 plus the tag of its `next` (`via::SOURCE`).
-            let tags = if tags > 0.0 { tags as u32 } else { 0 };
-            if tags >> 4 == FUNCTION {
-                Opt::Is(Source::Float)
-            } else if tags & 15 == FUNCTION {
-                Opt::Is(Source::Next)
-            } else {
-                Opt::Wrong
-            }
-        }
-        _ => Opt::Wrong,
-    };
-    Options {
-        unknown: t(arg::NAME) != UNDEFINED,
-        base: duration_of(t(arg::BASE), x(arg::BASE)),
-        growth,
-        factor: number_of(t(arg::FACTOR), x(arg::FACTOR)),
-        max: duration_of(t(arg::MAX), x(arg::MAX)),
-        cap: duration_of(t(arg::CAP), x(arg::CAP)),
-        steps: match t(arg::STEPS) {
+    }
+    fn factor(&self) -> Opt<f64> {
+        number_of(t(arg::FACTOR), x(arg::FACTOR))
+    }
+    fn max(&self) -> Opt<f64> {
+        duration_of(t(arg::MAX), x(arg::MAX))
+    }
+    fn cap(&self) -> Opt<f64> {
+        duration_of(t(arg::CAP), x(arg::CAP))
+    }
+    fn steps(&self) -> Opt<()> {
+        match t(arg::STEPS) {
             UNDEFINED => Opt::Absent,
             ARRAY => Opt::Is(()),
             _ => Opt::Wrong,
-        },
-        free: number_of(t(arg::FREE), x(arg::FREE)),
-        jitter,
-        seed: match t(arg::SEED) {
+        }
+    }
+    fn free(&self) -> Opt<f64> {
+        number_of(t(arg::FREE), x(arg::FREE))
+    }
+    fn jitter(&self) -> Opt<Jitter> {
+        match (t(arg::JITTER), x(arg::JITTER)) {
+            (UNDEFINED, _) => Opt::Absent,
+            (NUMBER, f) => Opt::Is(Jitter::Spread(f)),
+            (STRING, code) if code >= f64::from(crate::boundary::jitter::FULL) => {
+                Jitter::from_code(code as u32, 0.0).map_or(Opt::Wrong, Opt::Is)
+            }
+            _ => Opt::Wrong,
+        }
+    }
+    fn seed(&self) -> Opt<()> {
+        match t(arg::SEED) {
             UNDEFINED => Opt::Absent,
             STRING | NUMBER => Opt::Is(()),
             _ => Opt::Wrong,
-        },
-        random,
-        attempts: number_of(t(arg::ATTEMPTS), x(arg::ATTEMPTS)),
+        }
+    }
+    fn random(&self) -> Opt<Source> {
+        match (t(arg::RANDOM), x(arg::RANDOM)) {
+            (UNDEFINED, _) => Opt::Absent,
+            (_, -1.0) => Opt::Is(Source::Seeded),
+            (FUNCTION, _) => Opt::Is(Source::Function),
+            (OBJECT | ARRAY, tags) => {
+                // The tag of its `float` times 16 plus the tag of its `next` (`via::SOURCE`).
+                let tags = if tags > 0.0 { tags as u32 } else { 0 };
+                if tags >> 4 == FUNCTION {
+                    Opt::Is(Source::Float)
+                } else if tags & 15 == FUNCTION {
+                    Opt::Is(Source::Next)
+                } else {
+                    Opt::Wrong
+                }
+            }
+            _ => Opt::Wrong,
+        }
+    }
+    fn attempts(&self) -> Opt<f64> {
+        number_of(t(arg::ATTEMPTS), x(arg::ATTEMPTS))
     }
 }
 

@@ -182,6 +182,63 @@ impl Options {
     };
 }
 
+/// Options as the checks read them, one at a time ([`Options`] holds them; the wasm
+/// bindings read each from what JavaScript wrote, converting it where it is read).
+#[allow(missing_docs)]
+pub trait Given {
+    fn unknown(&self) -> bool;
+    fn base(&self) -> Opt<f64>;
+    fn growth(&self) -> Opt<Growth>;
+    fn factor(&self) -> Opt<f64>;
+    fn max(&self) -> Opt<f64>;
+    fn cap(&self) -> Opt<f64>;
+    fn steps(&self) -> Opt<()>;
+    fn free(&self) -> Opt<f64>;
+    fn jitter(&self) -> Opt<Jitter>;
+    fn seed(&self) -> Opt<()>;
+    fn random(&self) -> Opt<Source>;
+    fn attempts(&self) -> Opt<f64>;
+}
+
+impl Given for Options {
+    fn unknown(&self) -> bool {
+        self.unknown
+    }
+    fn base(&self) -> Opt<f64> {
+        self.base
+    }
+    fn growth(&self) -> Opt<Growth> {
+        self.growth
+    }
+    fn factor(&self) -> Opt<f64> {
+        self.factor
+    }
+    fn max(&self) -> Opt<f64> {
+        self.max
+    }
+    fn cap(&self) -> Opt<f64> {
+        self.cap
+    }
+    fn steps(&self) -> Opt<()> {
+        self.steps
+    }
+    fn free(&self) -> Opt<f64> {
+        self.free
+    }
+    fn jitter(&self) -> Opt<Jitter> {
+        self.jitter
+    }
+    fn seed(&self) -> Opt<()> {
+        self.seed
+    }
+    fn random(&self) -> Opt<Source> {
+        self.random
+    }
+    fn attempts(&self) -> Opt<f64> {
+        self.attempts
+    }
+}
+
 /// Whether `x` passes the check whose wording is `expected` (a [`T`] id): the
 /// `core::check` function of that wording.
 #[inline(never)]
@@ -276,13 +333,13 @@ pub struct Shape {
 /// [`step`] checks) or a curve (`base` given and a duration, `growth`, `factor` only
 /// for exponential, `max` >= base), then `cap` (>= base). `fluent`: the base is
 /// called `interval`.
-pub fn curve<E: From<Invalid>>(fluent: bool, o: &Options) -> Checked<Shape, E> {
-    if o.unknown {
+pub fn curve<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
+    if o.unknown() {
         return Err(E::from(Invalid::of(spec(Kind::Type, T::OptionName, T::BackoffNames, field::NAME))));
     }
     let mut shape = shape::<E>(fluent, o)?;
     let floor = if shape.stepped { 0.0 } else { shape.base };
-    shape.cap = bound::<E>(o.cap, T::Cap, floor, field::CAP)?;
+    shape.cap = bound::<E>(o.cap(), T::Cap, floor, field::CAP)?;
     Ok(shape)
 }
 
@@ -295,17 +352,17 @@ fn bound<E: From<Invalid>>(g: Opt<f64>, name: T, floor: f64, at: u32) -> Checked
     check::ceiling(m, floor).map_err(|_| E::from(Invalid::of(spec(Kind::Range, name, T::Ceiling, at))))
 }
 
-fn shape<E: From<Invalid>>(fluent: bool, o: &Options) -> Checked<Shape, E> {
+fn shape<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
     let base_name = if fluent { T::Interval } else { T::Base };
-    if o.steps != Opt::Absent {
+    if o.steps() != Opt::Absent {
         // The first curve option given (a chain of constants, no table on the stack).
-        let first = if o.base != Opt::Absent {
+        let first = if o.base() != Opt::Absent {
             Some((T::Base, field::BASE))
-        } else if o.growth != Opt::Absent {
+        } else if o.growth() != Opt::Absent {
             Some((T::Growth, field::GROWTH))
-        } else if o.factor != Opt::Absent {
+        } else if o.factor() != Opt::Absent {
             Some((T::Factor, field::FACTOR))
-        } else if o.max != Opt::Absent {
+        } else if o.max() != Opt::Absent {
             Some((T::Max, field::MAX))
         } else {
             None
@@ -313,33 +370,33 @@ fn shape<E: From<Invalid>>(fluent: bool, o: &Options) -> Checked<Shape, E> {
         if let Some((name, at)) = first {
             return Err(E::from(Invalid::of(spec(Kind::Type, name, T::LeftOutWithSteps, at))));
         }
-        if o.steps == Opt::Wrong {
+        if o.steps() == Opt::Wrong {
             return Err(E::from(Invalid::of(spec(Kind::Type, T::Steps, T::StepsExpected, field::STEPS))));
         }
         let (growth, base, factor, max, cap) = (Growth::Constant, 0.0, 1.0, f64::INFINITY, f64::INFINITY);
         return Ok(Shape { stepped: true, growth, base, factor, max, cap });
     }
-    if o.base == Opt::Absent {
+    if o.base() == Opt::Absent {
         // A fluent interval has no steps to give instead: what it must be.
         let expected = if fluent { T::DelayMs } else { T::GivenOrSteps };
         return Err(E::from(Invalid::of(spec(Kind::Type, base_name, expected, field::BASE))));
     }
-    let base = duration::<E>(o.base, spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
-    let growth = match o.growth {
+    let base = duration::<E>(o.base(), spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
+    let growth = match o.growth() {
         Opt::Absent => Growth::Exponential,
         Opt::Is(g) => g,
         Opt::Wrong => return Err(E::from(Invalid::of(spec(Kind::Type, T::Growth, T::GrowthNames, field::GROWTH)))),
     };
-    let factor_given = o.factor != Opt::Absent;
+    let factor_given = o.factor() != Opt::Absent;
     let factor = if factor_given {
-        number::<E>(o.factor, spec(Kind::Range, T::Factor, T::FactorExpected, field::FACTOR))?
+        number::<E>(o.factor(), spec(Kind::Range, T::Factor, T::FactorExpected, field::FACTOR))?
     } else {
         2.0
     };
     if growth != Growth::Exponential && factor_given {
         return Err(E::from(Invalid::of(spec(Kind::Type, T::Factor, T::FactorUnlessExponential, field::FACTOR))));
     }
-    let max = bound::<E>(o.max, T::Max, base, field::MAX)?;
+    let max = bound::<E>(o.max(), T::Max, base, field::MAX)?;
     Ok(Shape { stepped: false, growth, base, factor, max, cap: f64::INFINITY })
 }
 
@@ -382,13 +439,13 @@ pub type Shared = (f64, Jitter, f64, Source);
 /// `max` or `cap`), `seed` (a string or number; never with `random`),
 /// `maxAttempts`, then `random`: a function, an object with `float` or `next`,
 /// or a seeded stream of this package. `shape`: what [`curve`] answered.
-pub fn shared<E: From<Invalid>>(fluent: bool, o: &Options, shape: &Shape) -> Checked<Shared, E> {
-    let free = if o.free == Opt::Absent {
+pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> Checked<Shared, E> {
+    let free = if o.free() == Opt::Absent {
         0.0
     } else {
-        number::<E>(o.free, spec(Kind::Range, T::Free, T::FreeExpected, field::FREE))?
+        number::<E>(o.free(), spec(Kind::Range, T::Free, T::FreeExpected, field::FREE))?
     };
-    let jitter = jitter_of_option::<E>(o.jitter)?;
+    let jitter = jitter_of_option::<E>(o.jitter())?;
     if jitter == Jitter::Decorrelated {
         if shape.stepped {
             return Err(E::from(Invalid::of(spec(Kind::Type, T::Jitter, T::DecorrelatedSteps, field::JITTER))));
@@ -398,20 +455,20 @@ pub fn shared<E: From<Invalid>>(fluent: bool, o: &Options, shape: &Shape) -> Che
             return Err(E::from(Invalid::of(spec(Kind::Range, name, T::DecorrelatedCap, at))));
         }
     }
-    if o.seed != Opt::Absent {
-        if o.random != Opt::Absent {
+    if o.seed() != Opt::Absent {
+        if o.random() != Opt::Absent {
             return Err(E::from(seed_and_random(field::SEED)));
         }
-        if o.seed == Opt::Wrong {
+        if o.seed() == Opt::Wrong {
             return Err(E::from(Invalid::of(spec(Kind::Type, T::Seed, T::SeedExpected, field::SEED))));
         }
     }
-    let attempts = if o.attempts == Opt::Absent {
+    let attempts = if o.attempts() == Opt::Absent {
         f64::NAN
     } else {
-        number::<E>(o.attempts, spec(Kind::Range, T::MaxAttempts, T::AttemptNumber, field::ATTEMPTS))?
+        number::<E>(o.attempts(), spec(Kind::Range, T::MaxAttempts, T::AttemptNumber, field::ATTEMPTS))?
     };
-    let source = match (o.seed, o.random) {
+    let source = match (o.seed(), o.random()) {
         (Opt::Is(()), _) => Source::Keyed,
         (_, Opt::Absent) => Source::System,
         (_, Opt::Is(s)) => s,
