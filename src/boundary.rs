@@ -74,7 +74,7 @@ pub mod kind {
     pub const KEY_TEXT: u32 = 3;
 }
 
-/// The layout of a compiled policy (f64 slots of the wasm register and of the
+/// The layout of a compiled policy (f64 slots of the policy area and of the
 /// JS object's record).
 pub mod rec {
     /// Growth code ([`super::growth`]) or [`STEPPED`].
@@ -223,7 +223,7 @@ macro_rules! fields {
 }
 
 fields! {
-    /// The fields of `compileCurve` and `compileShared` (`createBackoff` and the
+    /// The fields of `compile` (`createBackoff` and the
     /// fluent policy), in the order an error's blamed value is numbered; the
     /// options come first, in the order of the option list of an unknown name's
     /// error (`core::wording::T::BackoffNames`).
@@ -240,7 +240,7 @@ fields! {
         MAX = "max" DURATION option,
         /// `cap`, the hard bound after jitter.
         CAP = "cap" DURATION option,
-        /// `steps` (its tag: the array is read by `compileSteps` and `compileStep`).
+        /// `steps` (its tag and its `length`: the steps themselves cross in the step input of `compile`).
         STEPS = "steps" TAG option,
         /// `free`.
         FREE = "free" NUMBER option,
@@ -320,7 +320,7 @@ pub mod surface {
 /// Code units of the static text buffer: shorter text is written without a call.
 pub const TEXT_CAPACITY: usize = 256;
 
-/// Doubles in the policy register: a header and up to `MAX_STEPS` steps.
+/// Doubles in the policy area: a header and up to `MAX_STEPS` steps.
 pub const REGISTER_LEN: usize = rec::HEADER + crate::core::policy::MAX_STEPS;
 
 /// Every shared number with its name in `js/engine/boundary.ts` (the generator's input).

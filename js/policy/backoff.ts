@@ -396,9 +396,9 @@ export class Backoff implements Iterable<number> {
   #call(attempt: number, from: Draws | undefined): number {
     writeRecord(this.#rec);
     const stream = this.#stream;
-    if (stream === undefined) return wasm.delay(attempt, 0, from);
+    if (stream === undefined) return from === undefined ? wasm.delayOwn(attempt, 0) : wasm.delay(attempt, 0, from);
     putStream(stream);
-    const d = wasm.delay(attempt, 0, undefined);
+    const d = wasm.delayOwn(attempt, 0);
     takeStream(stream);
     return d;
   }

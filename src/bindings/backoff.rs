@@ -97,9 +97,11 @@ pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
     run(attempt, key_len, OWN, from)
 }
 
-/// [`delay_from`] with no JavaScript source (for the wasm tests, whose host draw is NaN).
+/// [`delay_from`] of a policy that draws from no JavaScript source (a seeded stream, keyed
+/// draws, or no jitter): the same call with no context to pass.
+#[wasm_bindgen(js_name = delayOwn)]
 pub fn delay(attempt: f64, key_len: u32) -> f64 {
-    delay_from(attempt, key_len, &JsValue::UNDEFINED)
+    run(attempt, key_len, OWN, &JsValue::UNDEFINED)
 }
 
 /// The waits of retries `from_attempt`, `from_attempt + 1`, … (`count` of them, at most 8)
