@@ -5,7 +5,8 @@
  * tests/retry/p-retry.test.mjs).
  * @module
  */
-import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
+import { invalid, numberOption, RANGE, TYPE } from "../engine/errors.js";
+import { fnOf, signalOf } from "../engine/options.js";
 import { AbortError, isInstance } from "./retry-errors.js";
 import type { Rules } from "./retry-loop.js";
 
@@ -94,24 +95,6 @@ export const P_RETRY_KEYS = [
 
 /** The longest `setTimeout` delay, 2^31 − 1 ms. @internal */
 export const MAX_TIMER_MS = 2_147_483_647;
-
-/** The AbortSignal option named `name` (`undefined`/`null` = not given). @internal */
-export function signalOf(name: string, x: unknown): Signal | undefined {
-  if (x == null) return undefined;
-  const s = x as Signal;
-  // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
-  const ok = readable(name, "an AbortSignal that can be read", x, () =>
-    typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function");
-  if (!ok) throw invalid(TYPE, name, "an AbortSignal", x);
-  return s;
-}
-
-/** The function option named `name`, or `undefined`. @internal */
-export function fnOf<F>(name: string, x: unknown): F | undefined {
-  if (x == null) return undefined;
-  if (typeof x !== "function") throw invalid(TYPE, name, "a function", x);
-  return x as F;
-}
 
 function boolOf(name: string, x: unknown): boolean {
   if (x == null) return false;

@@ -8,7 +8,8 @@ import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.j
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { fnOf, P_RETRY_KEYS, signalOf, type PRetry } from "./p-retry.js";
+import { fnOf, isObject, readOptions, signalOf } from "../engine/options.js";
+import { P_RETRY_KEYS, type PRetry } from "./p-retry.js";
 import type { RetryOptions } from "./retry.js";
 
 /** Default `maxDeferrals` of `fetchWithRetry`. */
@@ -58,7 +59,7 @@ export interface Plan {
  * be listed`, a value that cannot be read `<name> must be an object that can be read`, the
  * engine's error as the `cause`. An own `__proto__` key stays a key.
  */
-function readOptions(x: object, name = "options"): Record<string, unknown> {
+function ownOptions(x: object, name = "options"): Record<string, unknown> {
   const listed = readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
   // A record without a prototype: an enumerable property someone added to Object.prototype is
   // not an option of every call (p-retry's copy ignores it too).
@@ -69,10 +70,7 @@ function readOptions(x: object, name = "options"): Record<string, unknown> {
   });
 }
 
-/** An object, not `null` (arrays and class instances included). @internal */
-export function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null;
-}
+export { isObject };
 
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
@@ -84,37 +82,14 @@ function hint(k: string): string {
 }
 
 /**
- * The options object of a runtime function, each key read once ({@link readOptions}): the
- * one reader of unknown keys, with one wording for every function (`retry`, `fetchWithRetry`,
- * `sleep`, `retryMessage`). `undefined` is no options. TypeError `options must be an object`
- * for anything else that is not an object (an array included), and
- * `option must be one of <known>; received "<key>"` for any key outside `known` (a typo must
- * not pass silently). Only `retry`'s own options (`known` is {@link RETRY_KEYS}) add where a
- * misplaced p-retry or createBackoff key belongs: `retry` is the one function that takes those
- * in another argument.
+ * The options object of a runtime function, read by the package's one reader
+ * (js/engine/options.ts: each known option by name, once; an own unknown key is a TypeError
+ * `option must be one of <known>; received "<key>"`). Only `retry`'s own options (`known` is
+ * {@link RETRY_KEYS}) add where a misplaced p-retry or createBackoff key belongs: `retry` is
+ * the one function that takes those in another argument.
  */
 export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
-  const o = readOptions(options);
-  // An array is an object too, but never options: its index keys would only be reported as
-  // unknown options. (Asked after readOptions, which reports a revoked Proxy, on which isArray throws.)
-  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const key in o) {
-    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known === RETRY_KEYS ? hint(key) : ""}`, key);
-  }
-  for (const key of known) if (!(key in o)) notOwn(options, key);
-  return o;
-}
-
-/**
- * TypeError when option `key` is in `x` (an `in` check: no getter runs) but not among its own
- * enumerable keys: a class's getter or an inherited option, which options read as p-retry
- * reads them (own keys only) would otherwise drop silently.
- */
-function notOwn(x: object, key: string): void {
-  // (Asked after the keys were listed or the policy method looked for: a revoked Proxy was refused there.)
-  if (key in x) throw invalid(TYPE, "option", "an own enumerable property", key);
+  return readOptions(options, known, "options", known === RETRY_KEYS ? hint : undefined);
 }
 
 /** The key of a policy's options method (every copy of the package shares it). */
@@ -163,7 +138,7 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
       throw invalid(TYPE, name, expected, x);
     }
   }
-  const rec = readOptions(x, name);
+  const rec = ownOptions(x, name);
   let backoffKey: string | undefined;
   let pKey: string | undefined;
   for (const k in rec) {
@@ -205,8 +180,9 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
     deadline = d;
   } else if (d !== undefined) {
-    const r = isObject(d) ? readOptions(d, "deadline") : undefined;
-    if (!r || Object.keys(r).join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    if (!isObject(d)) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    const r = readOptions(d, ["afterMs"], "deadline");
+    if (r.afterMs === undefined) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
     afterMs = ceiling("deadline.afterMs", r.afterMs, 0);
   }
   const budget = o.budget as RetryBudget | undefined;

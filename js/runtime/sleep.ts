@@ -4,8 +4,8 @@
  * @module
  */
 import { numberOption } from "../engine/errors.js";
-import { MAX_TIMER_MS, signalOf, type AbortSignalLike } from "./p-retry.js";
-import { optionsObject } from "./retry-options.js";
+import { readOptions, signalOf } from "../engine/options.js";
+import { MAX_TIMER_MS, type AbortSignalLike } from "./p-retry.js";
 
 /** Options of `sleep`. */
 export interface SleepOptions {
@@ -29,7 +29,7 @@ export interface SleepOptions {
  */
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
   numberOption("ms", ms, "a non-negative number of ms", (v) => v >= 0);
-  return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
+  return wait(ms, signalOf("signal", readOptions(options, ["signal"]).signal));
 }
 
 /** The timer behind `sleep` and the retry loop (validated arguments); `unref` lets Node exit during the wait. @internal */
