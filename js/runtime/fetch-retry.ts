@@ -5,11 +5,71 @@
  */
 import type { Backoff } from "../policy/backoff.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
+import { isObject } from "../engine/options.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
-import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, isObject, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
+import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
 import { loop, planRules, type Hooks } from "./retry-loop.js";
-import type { FetchInit, FetchInput, FetchResponse, FetchRetryOptions, RetryContext } from "./retry.js";
+import type { BackoffOptions } from "../policy/backoff.js";
+import type { DurationInput } from "../policy/duration.js";
+import type { FailedAttemptContext, PRetryOptions } from "./p-retry.js";
+import type { RetryContext, RetryOptions, RetryPolicy } from "./retry-options.js";
+
+/** The global scope of the program using this package. */
+type Host = typeof globalThis;
+
+/** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
+export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
+/** The second parameter of the runtime's `fetch` (`RequestInit`). */
+export type FetchInit = Host extends { fetch: (input: never, init?: infer I) => unknown } ? NonNullable<I> : object;
+/** What the runtime's `fetch` resolves to (`Response`). */
+export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<infer R> } ? R : unknown;
+
+/**
+ * Options of `fetchWithRetry`: every `retry` option, these, and p-retry's
+ * `factor`, `minTimeout`, `maxTimeout`, `randomize` (the waits, p-retry's
+ * formula; not with `policy`), `onFailedAttempt`, `maxRetryTime` and `unref`
+ * with p-retry's meaning. `shouldRetry` keeps this package's form `(error, attempt)`.
+ */
+export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal" | "onFailedAttempt"> {
+  /**
+   * Called after every failed attempt (awaited), the last one included, with p-retry's
+   * context; a throw rejects with it. Its `error` is the network error, or the `Response`
+   * when the failure is a retryable status.
+   */
+  onFailedAttempt?: (context: FailedAttemptContext<Error | FetchResponse>) => unknown;
+  /**
+   * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
+   * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+   * (without `.maxAttempts(4)` when `retries` is given).
+   */
+  policy?: RetryPolicy | BackoffOptions;
+  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
+  retryNonIdempotent?: boolean;
+  /**
+   * The methods that are retried (any case; method names as HTTP writes them, RFC 9110
+   * tokens such as `"PATCH"`, read once: a hole, empty text or a name with a space or
+   * other separator is a TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE
+   * (idempotent, RFC 9110 §9.2.2).
+   */
+  methods?: readonly string[];
+  /**
+   * The statuses that are retried, integers 100 to 599 (read once). Default 408, 425, 429,
+   * 500, 502, 503, 504. An item that is not a number (a hole included) is a TypeError, a
+   * number outside that range (or not an integer) a RangeError, both naming the item
+   * (`statusCodes[0]`) and its value.
+   */
+  statusCodes?: readonly number[];
+  /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
+  maxDeferrals?: number;
+  /**
+   * The longest server wait taken as a deferral (ms or duration text): a longer
+   * one stops the call at once (reason `"deferrals"`; the `Response` is
+   * returned, so a Worker can hand the wait to Queues). Default `Infinity`; the
+   * wait itself is at most `maxRetryAfter`.
+   */
+  maxDeferralMs?: DurationInput;
+}
 
 /**
  * Statuses `fetchWithRetry` retries: 408 Request Timeout, 425 Too Early,

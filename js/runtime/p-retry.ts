@@ -6,44 +6,16 @@
  * @module
  */
 import { invalid, numberOption, RANGE, TYPE } from "../engine/errors.js";
-import { fnOf, signalOf } from "../engine/options.js";
-import { AbortError, isInstance } from "./retry-errors.js";
+import { fnOf, signalOf, type AbortSignalLike } from "../engine/options.js";
+import { MAX_TIMER_MS } from "./sleep.js";
+import type { FailedAttemptContext } from "./retry-options.js";
+
+export type { FailedAttemptContext };
+import { AbortError, isInstance, unwrap } from "./retry-errors.js";
 import type { Rules } from "./retry-loop.js";
 
-/** The global scope of the program using this package. */
-type Host = typeof globalThis;
-
-/**
- * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
- * none (no DOM lib, no `@types/node`), the members this package uses.
- */
-export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
-  ? S
-  : {
-      readonly aborted: boolean;
-      readonly reason: unknown;
-      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-      removeEventListener(type: "abort", listener: () => void): void;
-    };
 type Signal = AbortSignal;
 
-/**
- * What `onFailedAttempt` and p-retry's `shouldRetry` receive (frozen), as p-retry gives it.
- * `E` is what the failure can be: an `Error` for `retry`; for `fetchWithRetry`, an `Error`
- * (a network error) or the `Response` of a retryable status.
- */
-export interface FailedAttemptContext<E = Error> {
-  /** The failure (with `retry`, a thrown non-`Error` is wrapped in a `TypeError`, as p-retry does). */
-  readonly error: E;
-  /** The attempt that failed, 1-based. */
-  readonly attemptNumber: number;
-  /** Retries still allowed after this failure (`retries - retriesConsumed`). */
-  readonly retriesLeft: number;
-  /** Retries taken so far. */
-  readonly retriesConsumed: number;
-  /** The wait before the next attempt, ms (0 when none follows). */
-  readonly retryDelay: number;
-}
 
 /**
  * p-retry's options (p-retry 9.0.0), with p-retry's defaults and formula: the
@@ -88,13 +60,7 @@ export interface PRetry {
   unref: boolean;
 }
 
-/** The keys p-retry takes. @internal */
-export const P_RETRY_KEYS = [
-  "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "signal", "maxRetryTime", "unref",
-];
 
-/** The longest `setTimeout` delay, 2^31 − 1 ms. @internal */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 function boolOf(name: string, x: unknown): boolean {
   if (x == null) return false;
@@ -193,11 +159,6 @@ export function asError(x: unknown): Error {
   return new TypeError(`Non-error was thrown: "${s}". You should only throw errors.`);
 }
 
-/** The error an `AbortError` stands for (nested wrappers unwrapped). @internal */
-export function unwrap(e: Error): Error {
-  while (e instanceof AbortError && e.originalError instanceof Error) e = e.originalError;
-  return e;
-}
 
 /**
  * The rules of `retry(fn, pRetryOptions)` for the retry loop: p-retry 9.0.0's order of

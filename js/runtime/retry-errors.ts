@@ -107,3 +107,9 @@ export class RetryError extends Error {
     return has(RetryError, this, RETRY_BRAND, x);
   }
 }
+
+/** The error an `AbortError` stands for (nested wrappers unwrapped). @internal */
+export function unwrap(e: Error): Error {
+  while (e instanceof AbortError && e.originalError instanceof Error) e = e.originalError;
+  return e;
+}

@@ -8,9 +8,108 @@ import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.j
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { fnOf, isObject, readOptions, signalOf } from "../engine/options.js";
-import { P_RETRY_KEYS, type PRetry } from "./p-retry.js";
-import type { RetryOptions } from "./retry.js";
+import { fnOf, isObject, readOptions, signalOf, type AbortSignalLike } from "../engine/options.js";
+
+/** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
+export type RetryPolicy = Backoff | DurationInput;
+
+/** What `retry` passes to the operation on each attempt. */
+export interface RetryContext {
+  /** This attempt's number: 1 for the first call, 2 for the first retry, … */
+  attempt: number;
+  /** The `signal` option (`undefined` when none was given); pass it on to abortable work. */
+  signal: AbortSignalLike | undefined;
+}
+
+/** What `onRetry` receives, once per retry, before the wait. */
+export interface RetryEvent {
+  /** Why the attempt failed: the thrown value (for `fetchWithRetry`, the `Response` when its status was retryable). */
+  error: unknown;
+  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
+  attempt: number;
+  /** The wait before the next attempt, ms (after the server's wait was taken into account). */
+  delayMs: number;
+  /** Same as `delayMs` (the name of earlier versions). */
+  delay: number;
+  /** Ms since the call started. */
+  elapsedMs: number;
+  /** Retries the attempt budget still allows, this one included (p-retry's `retriesLeft`); a deferral spends none. */
+  retriesLeft: number;
+  /** `true` when this wait is a deferral: a 429/503 with a server wait in `fetchWithRetry`, not counted as an attempt. */
+  deferral: boolean;
+}
+
+/** Options of `retry` (all optional, validated once when `retry` starts). */
+export interface RetryOptions {
+  /**
+   * Stops retrying: aborting during a wait rejects at once with `RetryError`
+   * reason `"aborted"` (`signal.reason` is its `cause`) and clears the timer; an
+   * already-aborted signal never calls the operation; a failure seen after the
+   * abort rejects the same way. It is also passed to the operation, which should
+   * honour it while it runs.
+   */
+  signal?: AbortSignalLike;
+  /**
+   * How many FURTHER attempts may follow the first: a non-negative integer, or
+   * `Infinity` to retry for ever on purpose. `retries: 2` is 3 attempts in
+   * total, the same budget as the policy's `.maxAttempts(3)`. Give the budget in
+   * exactly one place: this option, or the policy's `.maxAttempts(n)`.
+   */
+  retries?: number;
+  /**
+   * Decides whether a failure is worth another attempt (sync or async); a falsy
+   * answer rethrows the error at once. `attempt` is the attempt that failed.
+   * Not called once the budget is spent. An error it throws is thrown by `retry`.
+   */
+  shouldRetry?: (error: unknown, attempt: number) => boolean | PromiseLike<boolean>;
+  /** Called before each wait (awaited when it returns a promise); an error it throws is thrown by `retry`. */
+  onRetry?: (event: RetryEvent) => void | PromiseLike<void>;
+  /**
+   * Ceiling on a wait the server asks for with `Retry-After` (ms or duration
+   * text, non-negative; `Infinity` allowed). Default one hour.
+   */
+  maxRetryAfter?: DurationInput;
+  /**
+   * Fail fast: before any wait, if the wait would end past this time, stop at
+   * once with `RetryError` reason `"deadline"` (no sleep that cannot lead to an
+   * attempt). Ms since the epoch, or `{ afterMs }` (ms or duration text) from the start of the call.
+   */
+  deadline?: number | { afterMs: DurationInput };
+  /**
+   * A budget shared with other calls (`createRetryBudget()`); empty stops with reason `"budget"`.
+   * A store that answers `tryWithdraw()` with a promise is waited for, but no longer than the
+   * call may run: an abort of `signal` rejects with `RetryError` reason `"aborted"`, and the
+   * `deadline` (or `maxRetryTime`) stops with reason `"deadline"` (`fetchWithRetry`: the last
+   * `Response`). A promise that never settles holds a call that has neither for ever. A store
+   * that fails — `tryWithdraw()` throws or its promise rejects — grants no retry: the call stops
+   * with reason `"budget"` (`fetchWithRetry`: the last `Response`), never with the store's error;
+   * a `deposit()` that throws or rejects is ignored.
+   */
+  budget?: RetryBudget;
+}
+
+/**
+ * What `onFailedAttempt` and p-retry's `shouldRetry` receive (frozen), as p-retry gives it.
+ * `E` is what the failure can be: an `Error` for `retry`; for `fetchWithRetry`, an `Error`
+ * (a network error) or the `Response` of a retryable status.
+ */
+export interface FailedAttemptContext<E = Error> {
+  /** The failure (with `retry`, a thrown non-`Error` is wrapped in a `TypeError`, as p-retry does). */
+  readonly error: E;
+  /** The attempt that failed, 1-based. */
+  readonly attemptNumber: number;
+  /** Retries still allowed after this failure (`retries - retriesConsumed`). */
+  readonly retriesLeft: number;
+  /** Retries taken so far. */
+  readonly retriesConsumed: number;
+  /** The wait before the next attempt, ms (0 when none follows). */
+  readonly retryDelay: number;
+}
+
+/** The keys p-retry takes. @internal */
+export const P_RETRY_KEYS = [
+  "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "signal", "maxRetryTime", "unref",
+];
 
 /** Default `maxDeferrals` of `fetchWithRetry`. */
 export const DEFAULT_MAX_DEFERRALS = 3;
@@ -33,7 +132,7 @@ export interface Plan {
   signal: AbortSignal | undefined;
   shouldRetry: RetryOptions["shouldRetry"];
   onRetry: RetryOptions["onRetry"];
-  onFailedAttempt: PRetry["onFailedAttempt"];
+  onFailedAttempt: ((context: FailedAttemptContext) => unknown) | undefined;
   maxRetryAfter: number;
   maxRetryTime: number;
   unref: boolean;
@@ -69,8 +168,6 @@ function ownOptions(x: object, name = "options"): Record<string, unknown> {
     return o;
   });
 }
-
-export { isObject };
 
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 

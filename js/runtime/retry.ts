@@ -10,14 +10,13 @@
  * @module
  */
 import { Backoff, type BackoffOptions } from "../policy/backoff.js";
-import type { DurationInput } from "../policy/duration.js";
 import { invalid, TYPE } from "../engine/errors.js";
-import type { RetryBudget } from "./budget.js";
-import { pRetryOptions, pRetryRules, type AbortSignalLike, type FailedAttemptContext, type PRetryOptions } from "./p-retry.js";
-import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
+import { pRetryOptions, pRetryRules, type PRetryOptions } from "./p-retry.js";
+import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS, type RetryContext, type RetryOptions, type RetryPolicy } from "./retry-options.js";
 import { loop, planRules } from "./retry-loop.js";
 
-export { fetchWithRetry } from "./fetch-retry.js";
+export { fetchWithRetry, type FetchInit, type FetchInput, type FetchResponse, type FetchRetryOptions } from "./fetch-retry.js";
+export type { RetryContext, RetryEvent, RetryOptions, RetryPolicy } from "./retry-options.js";
 export { retryAfterMs, serverDelayMs, type RetryAfterInput } from "./server-delay.js";
 export { sleep, type SleepOptions } from "./sleep.js";
 export { queueRetryDelaySeconds } from "./queue-seconds.js";
@@ -29,10 +28,9 @@ export { redisBudgetStore, type RedisClientLike, type RedisBudgetStoreOptions } 
 export {
   RetryBudgetObject, durableObjectBudgetStore, type DurableObjectNamespaceLike, type DurableObjectBudgetStoreOptions, type ResponseLikeBudget,
 } from "./budget-durable.js";
-export type { AbortSignalLike, FailedAttemptContext, PRetryOptions } from "./p-retry.js";
+export type { FailedAttemptContext, PRetryOptions } from "./p-retry.js";
+export type { AbortSignalLike } from "../engine/options.js";
 
-/** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
-export type RetryPolicy = Backoff | DurationInput;
 
 /**
  * The second argument of `retry`: a {@link RetryPolicy}, `createBackoff`
@@ -41,136 +39,7 @@ export type RetryPolicy = Backoff | DurationInput;
  */
 export type RetryPolicyInput = RetryPolicy | BackoffOptions | PRetryOptions;
 
-/** The global scope of the program using this package. */
-type Host = typeof globalThis;
 
-/** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
-export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
-/** The second parameter of the runtime's `fetch` (`RequestInit`). */
-export type FetchInit = Host extends { fetch: (input: never, init?: infer I) => unknown } ? NonNullable<I> : object;
-/** What the runtime's `fetch` resolves to (`Response`). */
-export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<infer R> } ? R : unknown;
-
-/** What `retry` passes to the operation on each attempt. */
-export interface RetryContext {
-  /** This attempt's number: 1 for the first call, 2 for the first retry, … */
-  attempt: number;
-  /** The `signal` option (`undefined` when none was given); pass it on to abortable work. */
-  signal: AbortSignalLike | undefined;
-}
-
-/** What `onRetry` receives, once per retry, before the wait. */
-export interface RetryEvent {
-  /** Why the attempt failed: the thrown value (for `fetchWithRetry`, the `Response` when its status was retryable). */
-  error: unknown;
-  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
-  attempt: number;
-  /** The wait before the next attempt, ms (after the server's wait was taken into account). */
-  delayMs: number;
-  /** Same as `delayMs` (the name of earlier versions). */
-  delay: number;
-  /** Ms since the call started. */
-  elapsedMs: number;
-  /** Retries the attempt budget still allows, this one included (p-retry's `retriesLeft`); a deferral spends none. */
-  retriesLeft: number;
-  /** `true` when this wait is a deferral: a 429/503 with a server wait in `fetchWithRetry`, not counted as an attempt. */
-  deferral: boolean;
-}
-
-/** Options of `retry` (all optional, validated once when `retry` starts). */
-export interface RetryOptions {
-  /**
-   * Stops retrying: aborting during a wait rejects at once with `RetryError`
-   * reason `"aborted"` (`signal.reason` is its `cause`) and clears the timer; an
-   * already-aborted signal never calls the operation; a failure seen after the
-   * abort rejects the same way. It is also passed to the operation, which should
-   * honour it while it runs.
-   */
-  signal?: AbortSignalLike;
-  /**
-   * How many FURTHER attempts may follow the first: a non-negative integer, or
-   * `Infinity` to retry for ever on purpose. `retries: 2` is 3 attempts in
-   * total, the same budget as the policy's `.maxAttempts(3)`. Give the budget in
-   * exactly one place: this option, or the policy's `.maxAttempts(n)`.
-   */
-  retries?: number;
-  /**
-   * Decides whether a failure is worth another attempt (sync or async); a falsy
-   * answer rethrows the error at once. `attempt` is the attempt that failed.
-   * Not called once the budget is spent. An error it throws is thrown by `retry`.
-   */
-  shouldRetry?: (error: unknown, attempt: number) => boolean | PromiseLike<boolean>;
-  /** Called before each wait (awaited when it returns a promise); an error it throws is thrown by `retry`. */
-  onRetry?: (event: RetryEvent) => void | PromiseLike<void>;
-  /**
-   * Ceiling on a wait the server asks for with `Retry-After` (ms or duration
-   * text, non-negative; `Infinity` allowed). Default one hour.
-   */
-  maxRetryAfter?: DurationInput;
-  /**
-   * Fail fast: before any wait, if the wait would end past this time, stop at
-   * once with `RetryError` reason `"deadline"` (no sleep that cannot lead to an
-   * attempt). Ms since the epoch, or `{ afterMs }` (ms or duration text) from the start of the call.
-   */
-  deadline?: number | { afterMs: DurationInput };
-  /**
-   * A budget shared with other calls ({@link createRetryBudget}); empty stops with reason `"budget"`.
-   * A store that answers `tryWithdraw()` with a promise is waited for, but no longer than the
-   * call may run: an abort of `signal` rejects with `RetryError` reason `"aborted"`, and the
-   * `deadline` (or `maxRetryTime`) stops with reason `"deadline"` (`fetchWithRetry`: the last
-   * `Response`). A promise that never settles holds a call that has neither for ever. A store
-   * that fails — `tryWithdraw()` throws or its promise rejects — grants no retry: the call stops
-   * with reason `"budget"` (`fetchWithRetry`: the last `Response`), never with the store's error;
-   * a `deposit()` that throws or rejects is ignored.
-   */
-  budget?: RetryBudget;
-}
-
-/**
- * Options of `fetchWithRetry`: every `retry` option, these, and p-retry's
- * `factor`, `minTimeout`, `maxTimeout`, `randomize` (the waits, p-retry's
- * formula; not with `policy`), `onFailedAttempt`, `maxRetryTime` and `unref`
- * with p-retry's meaning. `shouldRetry` keeps this package's form `(error, attempt)`.
- */
-export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal" | "onFailedAttempt"> {
-  /**
-   * Called after every failed attempt (awaited), the last one included, with p-retry's
-   * context; a throw rejects with it. Its `error` is the network error, or the `Response`
-   * when the failure is a retryable status.
-   */
-  onFailedAttempt?: (context: FailedAttemptContext<Error | FetchResponse>) => unknown;
-  /**
-   * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
-   * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
-   * (without `.maxAttempts(4)` when `retries` is given).
-   */
-  policy?: RetryPolicy | BackoffOptions;
-  /** Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with `methods`. */
-  retryNonIdempotent?: boolean;
-  /**
-   * The methods that are retried (any case; method names as HTTP writes them, RFC 9110
-   * tokens such as `"PATCH"`, read once: a hole, empty text or a name with a space or
-   * other separator is a TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE
-   * (idempotent, RFC 9110 §9.2.2).
-   */
-  methods?: readonly string[];
-  /**
-   * The statuses that are retried, integers 100 to 599 (read once). Default 408, 425, 429,
-   * 500, 502, 503, 504. An item that is not a number (a hole included) is a TypeError, a
-   * number outside that range (or not an integer) a RangeError, both naming the item
-   * (`statusCodes[0]`) and its value.
-   */
-  statusCodes?: readonly number[];
-  /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
-  maxDeferrals?: number;
-  /**
-   * The longest server wait taken as a deferral (ms or duration text): a longer
-   * one stops the call at once (reason `"deferrals"`; the `Response` is
-   * returned, so a Worker can hand the wait to Queues). Default `Infinity`; the
-   * wait itself is at most `maxRetryAfter`.
-   */
-  maxDeferralMs?: DurationInput;
-}
 
 
 
