@@ -5,10 +5,10 @@
  */
 import type { Backoff } from "../policy/backoff.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
-import { isObject } from "../engine/options.js";
+import { isObject, readOptions, signalOf } from "../engine/options.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
-import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
+import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, listOf, plan, policyDefault, policyOf } from "./retry-options.js";
 import { loop, planRules, type Hooks } from "./retry-loop.js";
 import type { BackoffOptions } from "../policy/backoff.js";
 import type { DurationInput } from "../policy/duration.js";
@@ -225,7 +225,7 @@ export async function fetchWithRetry(
   // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
   const start = Date.now();
   const t0 = performance.now();
-  const o = optionsObject(options, FETCH_KEYS);
+  const o = readOptions(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   const given = init;
   const readInit = <T>(read: () => T) => readable("init", "an object that can be read", given, read);
@@ -255,13 +255,9 @@ export async function fetchWithRetry(
   const policy = o.policy !== undefined
     ? (policyOf(o.policy, "policy", false) as Backoff)
     : policyDefault(o.retries === undefined && waitKey === undefined);
-  const p = plan(policy, waitKey === undefined || o.retries !== undefined ? o : { ...o, retries: 10 });
-  if (waitKey !== undefined) p.delay = (n) => pRetryDelay(n - 1, pr);
-  p.onFailedAttempt = pr.onFailedAttempt;
-  p.maxRetryTime = pr.maxRetryTime;
-  p.unref = pr.unref;
-  p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
-  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
+  const planWith = plan(policy, waitKey === undefined || o.retries !== undefined ? o : { ...o, retries: 10 });
+  const maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
+  const maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
 
@@ -279,8 +275,7 @@ export async function fetchWithRetry(
   ] as const);
   // The Request input's own body goes out (init.body, when given, replaces it and leaves it untouched).
   const ownBody = request !== undefined && init?.body == null;
-  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
-  if (!p.sendAgain) p.attempts = 1;
+  const sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods);
   // fetch's own argument errors (an invalid URL, method or header, a body a GET cannot have)
   // are not network errors: every attempt would fail alike. Building
   // the Request fetch builds finds them once, and they reject at once, as a plain fetch does.
@@ -297,7 +292,13 @@ export async function fetchWithRetry(
     new Request(request ? request.url : (input as string | URL), { ...init, method, body: standIn as BodyInit | null });
   }
 
-  p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
+  // The call's one plan: the own options validated above, and what fetchWithRetry decided.
+  const p = planWith({
+    ...(waitKey !== undefined && { delay: (n: number) => pRetryDelay(n - 1, pr) }),
+    onFailedAttempt: pr.onFailedAttempt, maxRetryTime: pr.maxRetryTime, unref: pr.unref,
+    maxDeferrals, maxDeferralMs, sendAgain,
+    signal: eitherSignal(signalOf("signal", o.signal), initSignal as AbortSignal | undefined),
+  });
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
     const res = await doFetch(request && ownBody && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);

@@ -1,7 +1,7 @@
 /**
- * The options of the runtime functions, each read and checked once: one reader
- * for unknown keys (`optionsObject`, one wording for every function), the policy
- * slot (`policyOf`), and `plan`, the validated form the retry loop runs on.
+ * The options of `retry` and `fetchWithRetry` (read by js/engine/options.ts): their types,
+ * where a misplaced key belongs (`hint`), the policy slot (`policyOf`), and `plan`, the
+ * validated form the retry loop runs on.
  * @module
  */
 import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.js";
@@ -171,22 +171,11 @@ function ownOptions(x: object, name = "options"): Record<string, unknown> {
 
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
-/** Where a key that is not one of `retry`'s own options belongs, in the caller's words. */
-function hint(k: string): string {
+/** Where a key that is not one of `retry`'s own options belongs, in the caller's words. @internal */
+export function hint(k: string): string {
   if (P_RETRY_KEYS.includes(k)) return ` (${k} is a p-retry option: give p-retry options as the second argument, retry(fn, { ${k} }))`;
   if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
   return "";
-}
-
-/**
- * The options object of a runtime function, read by the package's one reader
- * (js/engine/options.ts: each known option by name, once; an own unknown key is a TypeError
- * `option must be one of <known>; received "<key>"`). Only `retry`'s own options (`known` is
- * {@link RETRY_KEYS}) add where a misplaced p-retry or createBackoff key belongs: `retry` is
- * the one function that takes those in another argument.
- */
-export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
-  return readOptions(options, known, "options", known === RETRY_KEYS ? hint : undefined);
 }
 
 /** The key of a policy's options method (every copy of the package shares it). */
@@ -263,8 +252,19 @@ export function policyDefault(bounded: boolean): Backoff {
   return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
 }
 
-/** Validates every own option once and settles the attempt budget. */
-export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
+/**
+ * The parts of a {@link Plan} that only `fetchWithRetry` decides (its p-retry options, its
+ * deferrals, its send decision, the signal combined with `init`'s).
+ */
+export type PlanParts = Partial<Pick<Plan, "delay" | "onFailedAttempt" | "maxRetryTime" | "unref" | "maxDeferrals" | "maxDeferralMs" | "sendAgain" | "signal">>;
+
+/**
+ * Validates every own option once and settles the attempt budget; returns the maker of the
+ * one {@link Plan} of the call, which takes the parts a caller decides later (`fetchWithRetry`:
+ * {@link PlanParts}; a request that may not go out again gets one attempt). `retry` calls it
+ * with none.
+ */
+export function plan(policy: Backoff, o: Record<string, unknown>): (parts?: PlanParts) => Plan {
   const signal = signalOf("signal", o.signal);
   const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
   const onRetry = fnOf<RetryOptions["onRetry"]>("onRetry", o.onRetry);
@@ -277,10 +277,9 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
     deadline = d;
   } else if (d !== undefined) {
-    if (!isObject(d)) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
-    const r = readOptions(d, ["afterMs"], "deadline");
-    if (r.afterMs === undefined) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
-    afterMs = ceiling("deadline.afterMs", r.afterMs, 0);
+    const r = isObject(d) ? readOptions(d, ["afterMs"], "deadline") : undefined;
+    if (r?.afterMs === undefined) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    afterMs = ceiling("deadline.afterMs", r!.afterMs, 0);
   }
   const budget = o.budget as RetryBudget | undefined;
   if (budget !== undefined) {
@@ -314,11 +313,13 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
       retries,
     );
   }
-  return {
-    delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
+  return (parts = {}) => ({
+    delay: (n) => policy.delay(n), signal, shouldRetry, onRetry, maxRetryAfter,
     onFailedAttempt: undefined, maxRetryTime: Infinity, unref: false,
     deadline, afterMs, budget, maxDeferrals: 0, maxDeferralMs: Infinity, sendAgain: true,
-  };
+    ...parts,
+    attempts: parts.sendAgain === false ? 1 : attempts,
+  });
 }
 
 /** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. */

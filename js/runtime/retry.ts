@@ -12,7 +12,8 @@
 import { Backoff, type BackoffOptions } from "../policy/backoff.js";
 import { invalid, TYPE } from "../engine/errors.js";
 import { pRetryOptions, pRetryRules, type PRetryOptions } from "./p-retry.js";
-import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS, type RetryContext, type RetryOptions, type RetryPolicy } from "./retry-options.js";
+import { readOptions } from "../engine/options.js";
+import { hint, plan, policyDefault, policyOf, RETRY_KEYS, type RetryContext, type RetryOptions, type RetryPolicy } from "./retry-options.js";
 import { loop, planRules } from "./retry-loop.js";
 
 export { fetchWithRetry, type FetchInit, type FetchInput, type FetchResponse, type FetchRetryOptions } from "./fetch-retry.js";
@@ -132,8 +133,8 @@ export async function retry<T>(
   if (typeof fn !== "function") throw invalid(TYPE, "fn", "a function", fn);
   const pol = policy === undefined ? undefined : policyOf(policy, "policy", true);
   if (pol === undefined || pol instanceof Backoff) {
-    const o = optionsObject(options, RETRY_KEYS);
-    return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)));
+    const o = readOptions(options, RETRY_KEYS, "options", hint);
+    return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)()));
   }
   if (options !== undefined) {
     throw invalid(TYPE, "options", "left out when the second argument is p-retry-style options (put signal and the callbacks there too)", options);
