@@ -451,7 +451,7 @@ pub fn typescript() -> String {
 /// rewrites it first when the environment variable `write` is set; on a difference the
 /// failure names the file, what generates it and the command `write=1 cargo test -q --lib
 /// <module>::` that regenerates it.
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) fn check_generated(path: &str, generated: &str, write: &str, source: &str, module: &str) {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os(write).is_some() {
