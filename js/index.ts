@@ -1,7 +1,8 @@
 /**
  * `backoff-wasm`: every entry point in one import. Duration's `parse` is
- * `parseDuration` here, and Sigil's options type is `SigilBackoffOptions`
- * (`BackoffOptions` is `createBackoff`'s).
+ * `parseDuration` here, Sigil's options type is `SigilBackoffOptions`
+ * (`BackoffOptions` is `createBackoff`'s), and `backoff-wasm/p-retry`'s default export is
+ * `pRetry` (its types are that entry point's).
  * @module
  */
 export {
@@ -25,7 +26,7 @@ export {
   retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, serverDelayMs,
   createRetryBudget, type RetryBudget, type RetryBudgetOptions, type AbortSignalLike, type RetryPolicy,
   type RetryPolicyInput, type RetryContext, type RetryEvent, type RetryOptions, type FetchRetryOptions, type RetryAfterInput,
-  type SleepOptions, type PRetryOptions, type FailedAttemptContext, type RetryStopReason,
+  type SleepOptions, type FailedAttemptContext, type RetryStopReason,
   type RetryBudgetStore, type RetryBudgetRule, type RetryBudgetWithdrawal, redisBudgetStore, type RedisClientLike,
   type RedisBudgetStoreOptions, RetryBudgetObject, durableObjectBudgetStore, type DurableObjectNamespaceLike,
   type DurableObjectBudgetStoreOptions, type ResponseLikeBudget,
@@ -34,3 +35,4 @@ export {
   retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
   type BullBackoffStrategy,
 } from "./queues/queues.js";
+export { default as pRetry, makeRetriable } from "./p-retry/p-retry.js";

@@ -196,8 +196,13 @@ const entries = Object.keys(manifest.exports)
 const SOURCES = {
   index: "index", sigil: "policy/sigil", backoff: "policy/backoff", random: "policy/random",
   duration: "policy/duration", policy: "policy/policy", chart: "tools/chart", retry: "runtime/retry",
-  queues: "queues/queues", cli: "tools/cli",
+  queues: "queues/queues", "p-retry": "p-retry/p-retry", cli: "tools/cli",
 };
+/**
+ * Entry points whose CommonJS file is a bundle of its own, not a re-export of dist/cjs/index.js
+ * (which instantiates the wasm when required): `/p-retry` loads no WebAssembly in any tree.
+ */
+const CJS_ALONE = ["p-retry"];
 for (const e of [...entries, "cli"]) if (!SOURCES[e]) throw new Error(`assemble: no source listed for the entry point ${e}`);
 manifest.exports = Object.fromEntries([
   ...entries.map((e) => [e === "index" ? "." : `./${e}`, {
@@ -457,11 +462,36 @@ function cjsTree(names) {
     .map(([local, name]) => `${name ?? local}:${local}`);
   writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};\n` +
     `function __backoffWasmText(){return "${wasmText}"}\n${m[2]}`);
-  for (const e of entries.filter((e) => e !== "index")) {
+  for (const e of entries.filter((e) => e !== "index" && !CJS_ALONE.includes(e))) {
     const text = `"use strict";\nconst m = require("./index.js");\n${names[e].map(([n, k]) => `exports.${n} = m.${k};`).join("\n")}\n`;
     writeFileSync(join(out, `${e}.js`), text);
   }
+  for (const e of CJS_ALONE) cjsAlone(dir, out, e);
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+}
+
+/**
+ * An entry point of {@link CJS_ALONE} as one CommonJS file: bundled from the staged wrappers
+ * as ESM with one closing export, turned into `module.exports` as index.js is, marked
+ * `__esModule` so that a default export is what TypeScript's and bundlers' interop read as
+ * `default`. Its classes are branded (instanceof holds against index.js's copies).
+ */
+function cjsAlone(dir, out, e) {
+  const file = join(out, `${e}.js`);
+  buildSync({
+    ...minified, entryPoints: [join(dir, `${SOURCES[e]}.js`)], outfile: file, format: "esm",
+    platform: "neutral", target: "node20", external: ["node:*"], banner: { js: banner },
+  });
+  classNames(out);
+  const code = unsplitStrings(readFileSync(file, "utf8"));
+  const m = /export\s*\{([\w$\s,]+)\};\n$/.exec(code);
+  const body = m ? code.slice(0, m.index) : "";
+  if (!m || /(^|[;}])(import|export)\b/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
+    throw new Error(`assemble: ${file} is not an ESM bundle with one closing export`);
+  }
+  const pairs = m[1].split(",").map((p) => p.trim()).filter(Boolean).map((p) => p.split(" as "))
+    .map(([local, name]) => `${name ?? local}:${local}`);
+  writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};Object.defineProperty(module.exports,"__esModule",{value:true});\n`);
 }
 
 glue();

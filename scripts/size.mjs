@@ -32,10 +32,13 @@ export const TARBALL_BUDGET_BYTES = 120 * 1000;
  * `npm test`.
  */
 export const APP_BUNDLE_BUDGET_GZIP = {
-  ".": 27_300, "./sigil": 8_160, "./backoff": 9_570, "./random": 7_710, "./duration": 1_225,
-  "./policy": 9_550, "./chart": 12_700, "./retry": 21_750,
+  // The index carries every entry point's names, /p-retry's `pRetry` and `makeRetriable` included.
+  ".": 28_400, "./sigil": 8_450, "./backoff": 9_850, "./random": 8_180, "./duration": 1_225,
+  "./policy": 9_830, "./chart": 12_950, "./retry": 21_750,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 11_870,
+  "./queues": 12_000,
+  // At its goal, not at today's size: p-retry alone, no wasm (p-retry's own bundle: FUNCTION_BUNDLES).
+  "./p-retry": 2_600,
 };
 /**
  * Size goals (gzip bytes), printed beside the measurements; unlike the budgets they do not
@@ -46,20 +49,22 @@ export const GOALS_GZIP = { wasm: 6_000, "./sigil": 8_500, "./backoff": 9_500 };
 export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
 /**
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
- * gzipped on its own), gzip bytes: today's numbers plus about 1 %.
+ * gzipped on its own), gzip bytes: today's numbers plus about 1 % (with /p-retry: its own
+ * CommonJS bundle, and its chunks in the ESM trees).
  */
-export const TREE_BUDGET_GZIP = { esm: 37_800, cjs: 32_600, workerd: 37_560 };
+export const TREE_BUDGET_GZIP = { esm: 40_500, cjs: 37_000, workerd: 40_300 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * What a browser app ships for one function of the runtime, bundled beside its peers in
- * the same run (esbuild, browser, minified; gzip bytes): `retry` used in p-retry's form,
- * and `fetchWithRetry`, against p-retry, cockatiel's retry policy and ky (a fetch client
- * with retries). `goal` is the size the runtime aims at; the peers have none.
+ * What a browser app ships for one function, bundled beside its peers in the same run
+ * (esbuild, browser, minified; gzip bytes): `backoff-wasm/p-retry` beside p-retry itself,
+ * `retry` with a `Backoff` policy, and `fetchWithRetry`, against p-retry, cockatiel's retry
+ * policy and ky (a fetch client with retries). `goal` is the size aimed at; the peers have none.
  */
 export const FUNCTION_BUNDLES = [
-  { label: "retry (p-retry form)", entry: "./retry", code: (f) => `import { retry } from ${f}; export const run = (fn) => retry(fn, { retries: 3 });`, goal: 12_000 },
+  { label: "backoff-wasm/p-retry", entry: "./p-retry", code: (f) => `import pRetry from ${f}; export const run = (fn) => pRetry(fn, { retries: 3 });`, goal: 2_600 },
+  { label: "retry (Backoff policy)", entry: "./retry", code: (f) => `import { retry } from ${f}; import { Backoff } from ${f.replace("retry.js", "policy.js")}; export const run = (fn) => retry(fn, Backoff.exponential(100).maxAttempts(4));`, goal: 8_500 },
   { label: "fetchWithRetry", entry: "./retry", code: (f) => `import { fetchWithRetry } from ${f}; export const get = (url) => fetchWithRetry(url);`, goal: 13_000 },
   { label: "p-retry", code: () => `import pRetry from "p-retry"; export const run = (fn) => pRetry(fn, { retries: 3 });` },
   { label: "cockatiel retry policy", code: () => `import { retry, handleAll, ExponentialBackoff } from "cockatiel"; export const run = (fn) => retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() }).execute(fn);` },

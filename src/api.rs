@@ -27,10 +27,9 @@
 use std::cell::Cell;
 use std::fmt;
 
-use crate::boundary::{GROWTH_NAMES, JITTER_NAMES, arg, jitter as jitter_code, tags};
 pub use crate::core::curve::Jitter;
 use crate::core::curve::{Curve, Growth};
-use crate::core::options::{self, Given, Invalid};
+use crate::core::options::{self, Invalid, Opt, Options, field};
 use crate::core::policy::Policy;
 use crate::core::rng::{Draw, Keyed, SeedHash, Sfc32, key_prefix, keyed_draw, scale};
 use crate::core::wording::{self, T};
@@ -536,108 +535,102 @@ impl Builder {
     /// assert_eq!(Backoff::fixed(1.0).max_attempts(0).build().unwrap_err().option, "max_attempts");
     /// ```
     pub fn build(mut self) -> Result<Backoff, Error> {
-        let f = self.fields();
-        let fail = |e: Invalid| error(e, &f, &self.steps);
-        let read = |i: u32| f[i as usize];
-        let shape = options::curve(false, &read).map_err(fail)?;
+        let o = self.options();
+        let fail = |e: Invalid| error(e, &o, &self.steps);
+        let shape = options::curve(false, &o).map_err(fail)?;
         if self.stepped {
             options::steps::<Invalid>(self.steps.len() as f64).map_err(fail)?;
             for (i, s) in self.steps.iter().enumerate() {
-                options::step::<Invalid>(Given::number(*s), i as u32).map_err(fail)?;
+                options::step::<Invalid>(Opt::Is(*s), i as u32).map_err(fail)?;
             }
         }
-        let (_, jitter, _, _) = options::shared(false, &read, &shape).map_err(fail)?;
+        let (_, jitter, _, _) = options::shared(false, &o, &shape).map_err(fail)?;
         if jitter.draws(0.0) && matches!(self.source, Source::None) {
-            let spec = options::spec(options::Kind::Type, T::Jitter, T::JitterNeedsSource, arg::JITTER);
+            let spec = options::spec(options::Kind::Type, T::Jitter, T::JitterNeedsSource, field::JITTER);
             return Err(fail(Invalid::of(spec)));
         }
         if !self.stepped {
-            [self.base, self.factor, self.max] = [shape[1], shape[2], shape[3]];
+            [self.base, self.factor, self.max] = [shape.base, shape.factor, shape.max];
         }
-        self.cap = shape[4];
+        self.cap = shape.cap;
         if !matches!(self.jitter, Jitter::Subtract(_)) {
             self.jitter = jitter;
         }
         Ok(Backoff { b: self })
     }
 
-    /// The options as the JavaScript wrapper gives them to the validation
-    /// (`boundary::BACKOFF_FIELDS`): a type tag and a number each.
-    fn fields(&self) -> options::Fields {
-        let mut f = [Given::ABSENT; arg::COUNT];
-        let mut set = |field: u32, g: Given| f[field as usize] = g;
-        let bounded = |x: f64| if x == f64::INFINITY { Given::ABSENT } else { Given::number(x) };
+    /// The builder's settings as the options the validation reads (`createBackoff`'s).
+    fn options(&self) -> Options {
+        let bounded = |x: f64| if x == f64::INFINITY { Opt::Absent } else { Opt::Is(x) };
+        let mut o = Options::NONE;
         if self.stepped {
-            set(arg::STEPS, Given { tag: tags::ARRAY, x: f64::NAN });
+            o.steps = Opt::Is(());
         } else {
-            set(arg::BASE, Given::number(self.base));
-            set(arg::GROWTH, Given { tag: tags::STRING, x: f64::from(self.growth.code()) });
+            o.base = Opt::Is(self.base);
+            o.growth = Opt::Is(self.growth);
             if self.factor_given {
-                set(arg::FACTOR, Given::number(self.factor));
+                o.factor = Opt::Is(self.factor);
             }
-            set(arg::MAX, bounded(self.max));
+            o.max = bounded(self.max);
         }
-        set(arg::CAP, bounded(self.cap));
-        set(arg::FREE, Given::number(self.free));
-        set(
-            arg::JITTER,
-            match self.jitter {
-                Jitter::None => Given::ABSENT,
-                Jitter::Spread(x) | Jitter::Subtract(x) => Given::number(x),
-                kind => Given { tag: tags::STRING, x: f64::from(kind.code()) },
-            },
-        );
+        o.cap = bounded(self.cap);
+        o.free = Opt::Is(self.free);
+        o.jitter = match self.jitter {
+            Jitter::None => Opt::Absent,
+            // A fraction is checked as `createBackoff`'s ± jitter is.
+            Jitter::Spread(x) | Jitter::Subtract(x) => Opt::Is(Jitter::Spread(x)),
+            kind => Opt::Is(kind),
+        };
         match self.source {
             Source::None => {}
-            Source::Keyed(_) => set(arg::SEED, Given { tag: tags::STRING, x: 0.0 }),
-            Source::Stream(_) => set(arg::RANDOM, Given { tag: tags::OBJECT, x: -1.0 }),
+            Source::Keyed(_) => o.seed = Opt::Is(()),
+            Source::Stream(_) => o.random = Opt::Is(options::Source::Seeded),
         }
         if let Some(n) = self.attempts {
-            set(arg::ATTEMPTS, Given::number(n as f64));
+            o.attempts = Opt::Is(n as f64);
         }
-        f
+        o
     }
 }
 
-/// The [`Error`] of a failed check of `fields` (`steps`: the steps, for an element's error).
-fn error(e: Invalid, fields: &options::Fields, steps: &[f64]) -> Error {
+/// The [`Error`] of a failed check of `o` (`steps`: the steps, for an element's error).
+fn error(e: Invalid, o: &Options, steps: &[f64]) -> Error {
     let index = (e.index >= 0.0).then_some(e.index as usize);
-    let given = match index {
-        Some(i) => Given::number(steps.get(i).copied().unwrap_or(f64::NAN)),
-        None => fields.get(e.field() as usize).copied().unwrap_or(Given::ABSENT),
+    let received = match index {
+        Some(i) => js_number_text(steps.get(i).copied().unwrap_or(f64::NAN)),
+        None => received(e.field(), o, steps.len()),
     };
-    Error {
-        option: rust_text(e.option()),
-        index,
-        expected: rust_text(e.expected()),
-        received: received(e.field(), given, steps.len()),
-    }
+    Error { option: rust_text(e.option()), index, expected: rust_text(e.expected()), received }
 }
 
-/// A received value as this API names it: a number as JavaScript's `String(x)` writes it
-/// (as the npm package's message does), a jitter kind or a growth by its Rust name, the steps
-/// (`steps`: how many) by their count, an option not set as `none`.
-fn received(field: u32, g: Given, steps: usize) -> String {
-    let names: &[&str] = match field {
-        arg::GROWTH => &GROWTH_NAMES,
-        arg::JITTER => &JITTER_NAMES,
-        _ => &[],
-    };
-    let offset = if field == arg::JITTER { jitter_code::FULL as usize } else { 0 };
-    match g.tag {
-        tags::NUMBER => js_number_text(g.x),
-        tags::STRING => match names.get((g.x as usize).wrapping_sub(offset)) {
-            // A growth is a constructor (`Backoff::linear`), a jitter kind a variant (`Jitter::Full`).
-            Some(name) if field == arg::GROWTH => format!("Backoff::{name}"),
-            Some(name) => {
-                let mut chars = name.chars();
-                let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or_default();
-                format!("Jitter::{first}{}", chars.as_str())
-            }
-            None => "a string".to_string(),
+/// The value of option `at` as this API names it: a number as JavaScript's `String(x)`
+/// writes it (as the npm package's message does), a jitter kind or a growth by its Rust
+/// name, the steps (`steps`: how many) by their count, an option not set as `none`.
+fn received(at: u32, o: &Options, steps: usize) -> String {
+    let number = |g: Opt<f64>| if let Opt::Is(x) = g { js_number_text(x) } else { "none".to_string() };
+    match at {
+        field::BASE => number(o.base),
+        field::FACTOR => number(o.factor),
+        field::MAX => number(o.max),
+        field::CAP => number(o.cap),
+        field::FREE => number(o.free),
+        field::ATTEMPTS => number(o.attempts),
+        field::GROWTH => match o.growth {
+            Opt::Is(Growth::Exponential) => "Backoff::exponential".to_string(),
+            Opt::Is(Growth::Linear) => "Backoff::linear".to_string(),
+            Opt::Is(Growth::Constant) => "Backoff::constant".to_string(),
+            _ => "none".to_string(),
         },
-        tags::ARRAY => format!("{steps} durations"),
-        tags::OBJECT => "a Random".to_string(),
+        field::JITTER => match o.jitter {
+            Opt::Is(Jitter::Spread(x) | Jitter::Subtract(x)) => js_number_text(x),
+            Opt::Is(Jitter::Full) => "Jitter::Full".to_string(),
+            Opt::Is(Jitter::Equal) => "Jitter::Equal".to_string(),
+            Opt::Is(Jitter::Decorrelated) => "Jitter::Decorrelated".to_string(),
+            _ => "none".to_string(),
+        },
+        field::STEPS if o.steps != Opt::Absent => format!("{steps} durations"),
+        field::SEED if o.seed != Opt::Absent => "a string".to_string(),
+        field::RANDOM if o.random != Opt::Absent => "a Random".to_string(),
         _ => "none".to_string(),
     }
 }
@@ -700,6 +693,27 @@ fn js_integer_text(n: f64) -> String {
 /// ```
 pub fn parse_duration(text: &str) -> Option<f64> {
     crate::core::duration::parse(text)
+}
+
+/// The wait a `Retry-After` response field asks for (RFC 9110 §10.2.3), in ms, at time
+/// `now_ms` (ms since the epoch, as `SystemTime` gives it): delay-seconds × 1000, or an
+/// HTTP-date (IMF-fixdate, RFC 850 or asctime) minus `now_ms`, 0 when it is past. `None`
+/// for anything else (empty text, a sign, a decimal point, an unknown layout) or a
+/// non-finite `now_ms`; never NaN. The same answers as `retryAfterMs` of the npm
+/// package's `backoff-wasm/retry` (both replay one file of about 3 000 values), so a Rust
+/// service and a JavaScript one honour a server's wait alike. Linear in the text's length.
+///
+/// ```
+/// use backoff_wasm::retry_after_ms;
+///
+/// let now = 784_111_777_000.0; // Sun, 06 Nov 1994 08:49:37 GMT
+/// assert_eq!(retry_after_ms("120", now), Some(120_000.0));
+/// assert_eq!(retry_after_ms("Sun, 06 Nov 1994 08:50:07 GMT", now), Some(30_000.0));
+/// assert_eq!(retry_after_ms("Sun, 06 Nov 1994 08:00:00 GMT", now), Some(0.0));
+/// assert_eq!(retry_after_ms("1.5", now), None);
+/// ```
+pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
+    crate::core::http_date::retry_after_ms(value, now_ms)
 }
 
 #[cfg(test)]

@@ -62,18 +62,19 @@ pub mod slot {
 
 /// Error classes recorded in [`slot::ERR_KIND`].
 pub mod kind {
+    use crate::core::options::Kind;
     /// `RangeError`.
-    pub const RANGE: u32 = 0;
+    pub const RANGE: u32 = Kind::Range as u32;
     /// `TypeError`.
-    pub const TYPE: u32 = 1;
+    pub const TYPE: u32 = Kind::Type as u32;
     /// `SigilError` (`code: "invalid_argument"`).
-    pub const SIGIL: u32 = 2;
+    pub const SIGIL: u32 = Kind::Sigil as u32;
     /// Not an error: a keyed draw for an attempt whose text only JavaScript can
     /// write; the wrapper writes `String(attempt)` and calls `delay` again.
     pub const KEY_TEXT: u32 = 3;
 }
 
-/// The layout of a compiled policy (f64 slots of the wasm register and of the
+/// The layout of a compiled policy (f64 slots of the policy area and of the
 /// JS object's record).
 pub mod rec {
     /// Growth code ([`super::growth`]) or [`STEPPED`].
@@ -222,7 +223,7 @@ macro_rules! fields {
 }
 
 fields! {
-    /// The fields of `compileCurve` and `compileShared` (`createBackoff` and the
+    /// The fields of `compile` (`createBackoff` and the
     /// fluent policy), in the order an error's blamed value is numbered; the
     /// options come first, in the order of the option list of an unknown name's
     /// error (`core::wording::T::BackoffNames`).
@@ -239,7 +240,7 @@ fields! {
         MAX = "max" DURATION option,
         /// `cap`, the hard bound after jitter.
         CAP = "cap" DURATION option,
-        /// `steps` (its tag: the array is read by `compileSteps` and `compileStep`).
+        /// `steps` (its tag and its `length`: the steps themselves cross in the step input of `compile`).
         STEPS = "steps" TAG option,
         /// `free`.
         FREE = "free" NUMBER option,
@@ -319,7 +320,7 @@ pub mod surface {
 /// Code units of the static text buffer: shorter text is written without a call.
 pub const TEXT_CAPACITY: usize = 256;
 
-/// Doubles in the policy register: a header and up to `MAX_STEPS` steps.
+/// Doubles in the policy area: a header and up to `MAX_STEPS` steps.
 pub const REGISTER_LEN: usize = rec::HEADER + crate::core::policy::MAX_STEPS;
 
 /// Every shared number with its name in `js/engine/boundary.ts` (the generator's input).
@@ -450,7 +451,7 @@ pub fn typescript() -> String {
 /// rewrites it first when the environment variable `write` is set; on a difference the
 /// failure names the file, what generates it and the command `write=1 cargo test -q --lib
 /// <module>::` that regenerates it.
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) fn check_generated(path: &str, generated: &str, write: &str, source: &str, module: &str) {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os(write).is_some() {
@@ -462,6 +463,9 @@ pub(crate) fn check_generated(path: &str, generated: &str, write: &str, source: 
         "{path} differs from what {source}: regenerate it with `{write}=1 cargo test -q --lib {module}::` and commit it"
     );
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod vectors;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
@@ -513,7 +517,24 @@ mod tests {
 
     #[test]
     fn field_indexes_follow_the_tables() {
+        use crate::core::options::field;
+        let core = [
+            field::BASE,
+            field::GROWTH,
+            field::FACTOR,
+            field::MAX,
+            field::CAP,
+            field::STEPS,
+            field::FREE,
+            field::JITTER,
+            field::RANDOM,
+            field::SEED,
+            field::ATTEMPTS,
+            field::NAME,
+        ];
         for (i, f) in BACKOFF_FIELDS.iter().enumerate() {
+            // The core blames its options by these places.
+            assert_eq!(core[i] as usize, i, "{}", f.id);
             let index = [
                 arg::BASE,
                 arg::GROWTH,

@@ -13,6 +13,7 @@
 //! - [`Jitter`]: the jitter kinds.
 //! - [`Random`]: the seeded stream of the npm package's `createRandom(seed)`.
 //! - [`parse_duration`]: duration text (`"5 seconds"`) to ms.
+//! - [`retry_after_ms`]: the wait a `Retry-After` field asks for, ms.
 //! - [`Error`]: the bad option, as [`Builder::build`] reports it.
 //!
 //! ```
@@ -32,7 +33,7 @@
 
 mod api;
 
-pub use api::{Backoff, Builder, Error, Jitter, Random, parse_duration};
+pub use api::{Backoff, Builder, Error, Jitter, Random, parse_duration, retry_after_ms};
 
 // The engine behind the API (curves, jitter, powers, the seed hash and stream, duration
 // text, option checks, HTTP dates). Not part of the API and without a stability promise:

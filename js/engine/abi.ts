@@ -13,15 +13,15 @@
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
 import { tag } from "./tags.js";
-import { REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TEXT_CAPACITY } from "./boundary.js";
+import { MAX_STEPS, REC_HEADER, REC_STEPS, REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TEXT_CAPACITY } from "./boundary.js";
 
 export { num, tag } from "./tags.js";
 export { duration, durationMs } from "./duration-text.js";
 /** The tags of a function and of an array (`Array.isArray`), re-exported so that esbuild inlines them (js/engine/errors.ts, `RANGE`). @internal */
 export { TAG_FUNCTION as FUNCTION, TAG_ARRAY as ARRAY } from "./boundary.js";
 
-/** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32). @internal */
-type Raw<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: number | boolean }) => R : F;
+/** An export as called here: a boolean argument crosses as 0 or 1 (JavaScript → i32); a JavaScript value (a call's draw context) as itself. @internal */
+type Raw<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: A[I] extends number ? number | boolean : A[I] }) => R : F;
 
 /**
  * The instance's exports (the loader instantiated the wasm), called directly:
@@ -34,15 +34,48 @@ export const wasm: { readonly [K in keyof InitOutput]: Raw<InitOutput[K]> } = wa
 const memory: WebAssembly.Memory = wasm.memory;
 
 const SLOTS = wasm.slots() >>> 0;
-let view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
+const AREA = wasm.policyArea() >>> 0;
+const STEP_INPUT = wasm.stepInput() >>> 0;
+const STREAM = wasm.streamState() >>> 0;
+
+/** The views over wasm memory a call's inputs and results are read and written through. */
+interface Views {
+  /** The result and input slots. */
+  readonly slots: Float64Array;
+  /** All of memory as UTF-16 code units (for the text buffer). */
+  readonly units: Uint16Array;
+  /** The policy area. */
+  readonly area: Float64Array;
+  /** The steps a compile reads. */
+  readonly steps: Float64Array;
+  /** The stream area's four words. */
+  readonly stream: Uint32Array;
+}
+
+function viewsOf(b: ArrayBuffer): Views {
+  return {
+    slots: new Float64Array(b, SLOTS, SLOT_COUNT),
+    units: new Uint16Array(b),
+    area: new Float64Array(b, AREA, REGISTER_LEN),
+    steps: new Float64Array(b, STEP_INPUT, 2 * MAX_STEPS),
+    stream: new Uint32Array(b, STREAM, 4),
+  };
+}
 
 /**
- * The result slots (a view re-made if memory grew: the old buffer is then detached, and a
- * view of a detached buffer has length 0 — a check much cheaper than reading `memory.buffer`).
+ * The views, re-made together when memory grew: the old buffer is then detached, and a view
+ * of a detached buffer has length 0 — a check much cheaper than reading `memory.buffer`.
  */
+let views = viewsOf(memory.buffer);
+
+function current(): Views {
+  if (views.slots.length === 0) views = viewsOf(memory.buffer);
+  return views;
+}
+
+/** The result slots (a view re-made if memory grew). */
 export function slots(): Float64Array {
-  if (view.length === 0) view = new Float64Array(memory.buffer, SLOTS, SLOT_COUNT);
-  return view;
+  return current().slots;
 }
 
 /**
@@ -69,84 +102,60 @@ export function text(s: string): number {
   const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len) >>> 0;
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
   // One view over all of memory, re-made only when memory grew (no view allocated per call).
-  if (units.length === 0) units = new Uint16Array(memory.buffer);
+  const units = current().units;
   const base = at >>> 1; // the buffer is 2-byte aligned
   for (let i = 0; i < len; i++) units[base + i] = s.charCodeAt(i);
   return len;
 }
 
-let units = new Uint16Array(memory.buffer);
 
 
-// ------------------------------------------------------------------ the policy register
-
-let register: Float64Array | undefined;
-/** The record whose copy is in the register now (`undefined`: unknown). */
-let loaded: readonly number[] | undefined;
-/** Counts the register's changes of content (a load, a compile, a call that replaced it). */
-let epoch = 0;
+// ------------------------------------------------------------------ a call's inputs
 
 /**
- * How many times the register's content changed so far: equal before and after a call
- * when nothing (a caller's `random` that used this package, say) replaced it meanwhile.
+ * The policy area (a view re-made if memory grew): where a call that runs a compiled policy
+ * reads it, written by {@link writeRecord} right before, and where a compile answers one.
  */
-export function registerEpoch(): number {
-  return epoch;
-}
-
-/** The policy register (a view re-made if memory grew: see {@link slots}). */
-export function reg(): Float64Array {
-  // Made on first use (an entry point that never compiles a policy does not ask wasm for it).
-  if (register === undefined || register.length === 0) {
-    register = new Float64Array(memory.buffer, wasm.register() >>> 0, REGISTER_LEN);
-  }
-  return register;
+function policyArea(): Float64Array {
+  return current().area;
 }
 
 /**
- * Puts a compiled policy `rec` into the register unless it is already there (no wasm call).
+ * Writes a compiled policy `rec` into the policy area for the next call, which reads it. Every
+ * call that runs a policy is given its record this way: nothing a call left there is trusted.
  * An element loop: `Float64Array#set` from an array is a builtin call, slower for a header of 16.
  */
-export function load(rec: readonly number[]): void {
-  if (loaded !== rec) {
-    const r = reg();
-    for (let i = 0; i < rec.length; i++) r[i] = rec[i] as number;
-    loaded = rec;
-    epoch++;
-  }
+export function writeRecord(rec: readonly number[]): void {
+  const r = policyArea();
+  for (let i = 0; i < rec.length; i++) r[i] = rec[i] as number;
 }
 
 /**
- * The compiled policy `compile*` just wrote: the register's first `len` doubles, now loaded.
- * A plain array of numbers, not a typed array: a `Float64Array` per policy (its own
+ * The compiled policy a compile just answered: the policy area's first `REC_HEADER` doubles and
+ * its steps. A plain array of numbers, not a typed array: a `Float64Array` per policy (its own
  * backing store) costs more to allocate and collect than the rest of `createBackoff()`.
  */
-export function compiled(len: number): number[] {
-  const r = reg();
+export function readRecord(): number[] {
+  const r = policyArea();
+  const len = REC_HEADER + (r[REC_STEPS] as number);
   const rec: number[] = new Array(len); // filled at once: cheaper than growing it by push
   for (let i = 0; i < len; i++) rec[i] = r[i] as number;
-  loaded = rec;
-  epoch++;
   return rec;
 }
 
-let stream: Uint32Array | undefined;
+/**
+ * The steps a compile reads (a view re-made if memory grew): step `i` as its type tag at
+ * `2 * i` and its number at `2 * i + 1`.
+ */
+export function stepInput(): Float64Array {
+  return current().steps;
+}
 
 /**
- * The loaded seeded stream's four state words in wasm memory (`streamState`), read and
- * written in place to save and load a stream (a view re-made if memory grew: see {@link slots}).
+ * The stream area's four state words in wasm memory (`streamState`): a call that draws from a
+ * seeded stream reads them, written right before, and answers the stream after its draws there
+ * (a view re-made if memory grew: see {@link slots}).
  */
 export function streamWords(): Uint32Array {
-  if (stream === undefined || stream.length === 0) stream = new Uint32Array(memory.buffer, wasm.streamState() >>> 0, 4);
-  return stream;
+  return current().stream;
 }
-
-/**
- * Tells the register's tracking that a call replaced (or is about to replace) its content:
- * Sigil's call, or a compile, which writes the register in steps and may fail between them.
- */
-export function replaced(): void {
-  loaded = undefined;
-  epoch++;
-}
-

@@ -47,17 +47,9 @@ export function parseDurationText(text: string): number {
   return ms === undefined ? NaN : amount * ms;
 }
 
-/** The last text {@link durationMs} parsed and its result (parsing is a pure function of the text). */
-let lastText: string | undefined;
-let lastMs = NaN;
-
 /** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
 export function durationMs(s: string): number {
-  if (s === lastText) return lastMs;
-  const ms = parseDurationText(s);
-  lastText = s;
-  lastMs = ms;
-  return ms;
+  return parseDurationText(s);
 }
 
 /** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. @internal */

@@ -249,20 +249,16 @@ export function optionNames(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIO
   return [...namesOf(surface)].join(", ");
 }
 
-/** The own keys `unknownKey` listed last (a Proxy may list others when asked again). @internal */
-export let keysListed: readonly string[] = [];
-
 /**
  * The first own enumerable key of `options` that is not an option name of
  * `surface`, or `undefined`; the wasm check that comes next raises it, in its
- * place among the other checks (typos must not pass silently). The keys it
- * checked are `keysListed`. @internal
+ * place among the other checks (typos must not pass silently). @internal
  * @throws the package's error when the keys cannot be listed (a revoked Proxy).
  */
 export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string | undefined {
   let keys: string[];
   try {
-    keysListed = keys = Object.keys(options);
+    keys = Object.keys(options);
   } catch {
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
     throw invalid(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);

@@ -5,8 +5,8 @@
  * @module
  */
 import { wasm } from "./abi.js";
-import { slots, text } from "./abi.js";
-import { rethrow } from "./draw.js";
+import { slots, text, writeRecord } from "./abi.js";
+import { rethrow, type Draws } from "./draw.js";
 import { invalid } from "./errors.js";
 import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, WORDING } from "./boundary.js";
 
@@ -41,18 +41,27 @@ export function failure(values: readonly unknown[]): Error {
 }
 
 /**
- * After a `delay` call answered NaN (the policy is still in the register): rethrows what a
- * JavaScript source threw; for a keyed draw whose attempt only JavaScript can write
- * (`String(attempt)`, not an integer below 2^54) calls again with that text; otherwise throws
- * the error Rust recorded, naming the value the source returned.
+ * After a call that runs a policy answered NaN: rethrows what its JavaScript source threw
+ * (`from`); for a keyed draw whose attempt only JavaScript can write (`String(attempt)`, not
+ * an integer below 2^54) answers `again(attempt)`, which calls with that text; otherwise
+ * throws the error Rust recorded, naming the value the source returned.
  * @internal
  */
-export function failed(attempt: number): number {
-  const raw = rethrow();
+export function failed(attempt: number, from: Draws | undefined, again: (attempt: number) => number): number {
+  const raw = rethrow(from);
   if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
-    const d = wasm.delay(attempt, text(String(+attempt)));
+    const d = again(attempt);
     if (d === d) return d;
   }
   return fail([raw]);
 }
 
+/**
+ * The delay of `attempt` under the compiled policy `rec` with the key text `String(attempt)`
+ * (keyed draws: no stream, no JavaScript source). @internal
+ */
+export function keyedAgain(rec: readonly number[], attempt: number): number {
+  const len = text(String(+attempt));
+  writeRecord(rec);
+  return wasm.delay(attempt, len, undefined);
+}

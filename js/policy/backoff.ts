@@ -11,17 +11,17 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { compiled, duration, FUNCTION, load, num, put, reg, replaced, slots, tag, text } from "../engine/abi.js";
+import { duration, FUNCTION, num, put, readRecord, slots, stepInput, tag, text, writeRecord } from "../engine/abi.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
-import { fail, failed } from "../engine/wasm-errors.js";
+import { fail, failed, keyedAgain } from "../engine/wasm-errors.js";
 import {
-  BACKOFF_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
+  BACKOFF_ATTEMPTS, BACKOFF_BASE, ERR_INDEX, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
-  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, REC_STEPS, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
+  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "../engine/boundary.js";
-import { isSeeded, loadStream, systemSource, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
-import { use } from "../engine/draw.js";
+import { isSeeded, putStream, systemSource, takeStream, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
+import { drawsFrom, type Draws } from "../engine/draw.js";
 import type { DurationInput } from "./duration.js";
 
 /**
@@ -216,7 +216,7 @@ export class Backoff implements Iterable<number> {
   readonly #rec: readonly number[];
   /** Where a JavaScript source's draws come from (`undefined` for seeded and keyed draws). */
   readonly #source: unknown;
-  /** The words of a seeded stream, loaded into wasm before a delay. */
+  /** The words of a seeded stream, handed to each call that draws from them. */
   readonly #stream: Words | undefined;
   /**
    * For a policy without jitter, whose waits are a pure function of the attempt: the waits
@@ -240,7 +240,7 @@ export class Backoff implements Iterable<number> {
   // `OWN`; anything else is read as createBackoff options.
   private constructor(values: Values, fluent: boolean, own?: typeof OWN) {
     if (own !== OWN) values = valuesOf(values as unknown as object);
-    const rec = recordOf(values, fluent);
+    const rec = compile(values, fluent);
     const kind = rec[REC_SOURCE];
     const random = values[BACKOFF_RANDOM];
     this.#rec = rec;
@@ -384,6 +384,25 @@ export class Backoff implements Iterable<number> {
     return this.#with(BACKOFF_SEED, "seed", seed);
   }
 
+  /**
+   * A context for one call's draws from this policy's JavaScript source (`undefined` when its
+   * draws are seeded or keyed, or it has no jitter).
+   */
+  #draws(): Draws | undefined {
+    return this.#source === undefined || this.#rec[REC_JITTER] === 0 ? undefined : drawsFrom(this.#source);
+  }
+
+  /** One `delay` call: the record, the stream's words and the draw context `from` handed over, the stream's words taken back. */
+  #call(attempt: number, from: Draws | undefined): number {
+    writeRecord(this.#rec);
+    const stream = this.#stream;
+    if (stream === undefined) return from === undefined ? wasm.delayOwn(attempt, 0) : wasm.delay(attempt, 0, from);
+    putStream(stream);
+    const d = wasm.delayOwn(attempt, 0);
+    takeStream(stream);
+    return d;
+  }
+
   /** The max-attempts bound (attempts in total), or `undefined` when uncapped. */
   get attempts(): number | undefined {
     const n = this.#rec[REC_ATTEMPTS] as number;
@@ -406,11 +425,9 @@ export class Backoff implements Iterable<number> {
       // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
       if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
       attemptOf(attempt);
-      load(this.#rec);
-      if (this.#stream !== undefined) loadStream(this.#stream);
-      use(this.#source);
-      const d = wasm.delay(attempt, 0);
-      if (d !== d) return failed(attempt);
+      const from = this.#draws();
+      const d = this.#call(attempt, from);
+      if (d !== d) return failed(attempt, from, (a) => keyedAgain(this.#rec, a));
       if (this.#rec[REC_JITTER] === 0 && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
       return d;
     });
@@ -440,8 +457,9 @@ export class Backoff implements Iterable<number> {
    * without jitter; all 0 for a free attempt).
    */
   bounds(attempt: number): { nominal: number | undefined; min: number; max: number } {
-    load(this.#rec);
-    wasm.bounds(attemptOf(attempt));
+    attemptOf(attempt);
+    writeRecord(this.#rec);
+    wasm.bounds(attempt);
     const s = slots();
     const nominal = s[0] as number;
     return { nominal: nominal === nominal ? nominal : undefined, min: s[1] as number, max: s[2] as number };
@@ -455,7 +473,7 @@ export class Backoff implements Iterable<number> {
   totalBounds(): { min: number; max: number } {
     // No draws (the bounds settle at a fixed point in the engine): a million waits at most, whatever the jitter.
     const n = this.#bounded("totalBounds()", false);
-    load(this.#rec);
+    writeRecord(this.#rec);
     wasm.totalBounds(n);
     const s = slots();
     return { min: s[0] as number, max: s[1] as number };
@@ -470,19 +488,20 @@ export class Backoff implements Iterable<number> {
   schedule(): number[] {
     const n = (this.#scheduled ??= this.#bounded("schedule()", true));
     const out: number[] = new Array(n - 1);
-    // A JavaScript source's code may use the register meanwhile (another policy): one wait per
-    // call then, the policy, its stream and its source selected again before each.
-    const most = this.#source === undefined || this.#rec[REC_JITTER] === 0 ? WAITS : 1;
     for (let retry = 1; retry < n; ) {
-      load(this.#rec);
-      if (this.#stream !== undefined) loadStream(this.#stream);
-      use(this.#source);
-      const k = wasm.waits(retry, Math.min(most, n - retry));
+      // Rust answers one wait per call for a policy drawing from a JavaScript source (whose
+      // draw may call the package), up to eight otherwise.
+      const from = this.#draws();
+      writeRecord(this.#rec);
+      const stream = this.#stream;
+      if (stream !== undefined) putStream(stream);
+      const k = wasm.waits(retry, Math.min(WAITS, n - retry), from);
+      if (stream !== undefined) takeStream(stream);
       const s = slots();
       for (let i = 0; i < k; i++, retry++) {
         const d = s[i] as number;
         // A draw that stopped: the error (or, for a keyed draw, the wait again), as `delay` handles it.
-        out[retry - 1] = d === d ? d : failed(retry);
+        out[retry - 1] = d === d ? d : failed(retry, from, (a) => keyedAgain(this.#rec, a));
       }
     }
     return out;
@@ -588,77 +607,6 @@ function code(list: readonly string[], v: unknown, offset: number): number {
   return typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
 }
 
-/** Entries of the cache of compiled records ({@link recordOf}): a power of two. */
-const CACHED = 256;
-/** The option values of each cached record, by slot (a hash of the values, {@link recordOf}). */
-const cachedValues: (Values | undefined)[] = new Array<Values | undefined>(CACHED).fill(undefined);
-/** The fields given in them (bit `f` for field `f`; -1 for an empty slot, which no values have). */
-const cachedGiven = new Int32Array(CACHED).fill(-1);
-/** The records wasm compiled from them. */
-const cachedRecords: (readonly number[] | undefined)[] = new Array<readonly number[] | undefined>(CACHED).fill(undefined);
-/**
- * A cheap hash of an option value for the cache: a number's 1/1024ths (`| 0`), a
- * string's length and first and last code units (ids of one length differ there: `tenant-7`,
- * `8s`), 1 for anything else. Collisions only cost a compile.
- */
-function hashPart(x: unknown): number {
-  return typeof x === "number" ? (x * 1024) | 0 : typeof x === "string" ? x.length + (x.charCodeAt(0) << 8 ^ x.charCodeAt(x.length - 1) << 16) : 1;
-}
-
-/** `a` and `b` are the same option value: `===`, except that 0 is not -0 (NaN never matches: it only recompiles). */
-function same(a: unknown, b: unknown): boolean {
-  // By type first, so that each `===` compares two values of one known type (no generic comparison).
-  if (typeof a === "number") return typeof b === "number" && a === b && (a !== 0 || 1 / a === 1 / b);
-  return typeof a === "string" && typeof b === "string" && a === b;
-}
-
-/**
- * The compiled record of a policy's option values: wasm's answer for the same values
- * before, when the cache holds it, else {@link compile}'s. Compiling is a pure function of
- * values that are numbers, strings or left out, so only such options are cached: none
- * with `steps` (an array the caller may change), a `random` (an object whose methods may
- * change) or an unknown option name, and only records that compiled (a failure always runs
- * the checks, which throw). A record is never written after it is made, so policies share it.
- * @throws RangeError/TypeError as {@link compile}.
- */
-function recordOf(v: Values, fluent: boolean): number[] {
-  if (v[BACKOFF_STEPS] !== undefined || v[BACKOFF_RANDOM] !== undefined || v[BACKOFF_NAME] !== undefined) return compile(v, fluent);
-  // The fields given (a bit each) and a hash of their values: two cached values with the
-  // same fields given are the same when those fields are.
-  let given = 0;
-  let h = 0;
-  for (let f = 0; f < BACKOFF_NAME; f++) {
-    const x = v[f];
-    if (x !== undefined) {
-      given |= 1 << f;
-      h = Math.imul(h ^ hashPart(x), 0x9e3779b1);
-    }
-  }
-  // The high bits folded into the low ones, which pick the slot.
-  h = Math.imul(h ^ given ^ h >>> 15, 0x2c1b3c6d);
-  const slot = (h ^ h >>> 12) & (CACHED - 1);
-  // Two slots per hash, the pair `slot` and `slot ^ 1`: a new entry takes a free one of them,
-  // else replaces the one in `slot`.
-  if (cachedGiven[slot] === given && sameGiven(cachedValues[slot] as Values, v, given)) return cachedRecords[slot] as number[];
-  if (cachedGiven[slot ^ 1] === given && sameGiven(cachedValues[slot ^ 1] as Values, v, given)) return cachedRecords[slot ^ 1] as number[];
-  const rec = compile(v, fluent);
-  const at = cachedValues[slot] !== undefined && cachedValues[slot ^ 1] === undefined ? slot ^ 1 : slot;
-  cachedValues[at] = v;
-  cachedGiven[at] = given;
-  cachedRecords[at] = rec;
-  return rec;
-}
-
-/** Whether the values `c` and `v`, both with the fields `given` given (and no other), are the same, option by option (`same`). */
-function sameGiven(c: Values, v: Values, given: number): boolean {
-  for (let m = given; m !== 0; m &= m - 1) {
-    // The lowest bit left: its field.
-    const f = 31 - Math.clz32(m & -m);
-    if (!same(c[f], v[f])) return false;
-  }
-  return true;
-}
-
 /**
  * Compiles a policy's option values (its own list) once, in wasm, in the original
  * order: an unknown option name, the shape (`compileCurve`; for steps the length, then
@@ -674,46 +622,45 @@ function compile(v: Values, fluent: boolean): number[] {
   const seed = v[BACKOFF_SEED];
   const random = v[BACKOFF_RANDOM];
   // Every value that can run the caller's code (getters of `steps` and of `random`) is read
-  // before the first compile call: that code may build another policy, which compiles in the
-  // same wasm register, and this policy must not end up with that one's waits.
+  // before the compile call, which then reads only what is written here.
   const stepList = steps === undefined ? undefined : stepsOf(steps);
   const sources = random === undefined ? 0 : sourceTags(random);
   const base = v[BACKOFF_BASE];
   const factor = v[BACKOFF_FACTOR];
   const max = v[BACKOFF_MAX];
   const cap = v[BACKOFF_CAP];
-  let s = slots();
+  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
+  let items: unknown[] = [];
+  let length: unknown;
+  if (tag(steps) === TAG_ARRAY) {
+    ({ length, items } = stepList as { length: number; items: unknown[] });
+    const at = stepInput();
+    const n = Math.min(items.length, MAX_STEPS);
+    for (let i = 0; i < n; i++) {
+      const x = items[i];
+      at[2 * i] = tag(x);
+      at[2 * i + 1] = duration(x);
+    }
+  }
+  const s = slots();
   put(s, BACKOFF_NAME, v[BACKOFF_NAME], NaN);
   put(s, BACKOFF_BASE, base, duration(base));
-  put(s, BACKOFF_STEPS, steps, NaN);
+  put(s, BACKOFF_STEPS, steps, num(length));
   put(s, BACKOFF_GROWTH, growth, code(GROWTH_NAMES, growth, 0));
   put(s, BACKOFF_FACTOR, factor, num(factor));
   put(s, BACKOFF_MAX, max, duration(max));
   put(s, BACKOFF_CAP, cap, duration(cap));
-  // The register is rewritten from here on; a check that fails midway must not leave the
-  // policy loaded before this call looking loaded.
-  replaced();
-  if (wasm.compileCurve(fluent) !== 0) fail(v);
-  let len = REC_HEADER;
-  if (reg()[REC_GROWTH] === STEPPED) {
-    const { length, items } = stepList as { length: number; items: unknown[] };
-    if (wasm.compileSteps(num(length)) !== 0) fail(v);
-    const n = reg()[REC_STEPS] as number;
-    for (let i = 0; i < n; i++) {
-      const x = items[i];
-      if (wasm.compileStep(tag(x), duration(x), i) !== 0) fail([x]);
-    }
-    len += n;
-  }
-  const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
-  s = slots();
   put(s, BACKOFF_FREE, v[BACKOFF_FREE], num(v[BACKOFF_FREE]));
   put(s, BACKOFF_JITTER, jitter, typeof jitter === "string" ? code(JITTER_NAMES, jitter, JITTER_FULL) : num(jitter));
   put(s, BACKOFF_SEED, seed, seedLen);
   put(s, BACKOFF_ATTEMPTS, v[BACKOFF_ATTEMPTS], num(v[BACKOFF_ATTEMPTS]));
   put(s, BACKOFF_RANDOM, random, sources);
-  if (wasm.compileShared(fluent) !== 0) fail(v);
-  return compiled(len);
+  if (wasm.compile(fluent) !== 0) {
+    // A step's error names `steps[i]` and blames the step.
+    const i = slots()[ERR_INDEX] as number;
+    fail(i >= 0 ? [items[i]] : v);
+  }
+  return readRecord();
 }
 
 /**

@@ -7,11 +7,11 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { compiled, load, num, put, registerEpoch, replaced, slots, text } from "../engine/abi.js";
-import { loadStream, seedWords, type Seed, type Words } from "./streams.js";
-import { SigilError, keysListed, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "../engine/errors.js";
-import { fail, failed, fieldValues } from "../engine/wasm-errors.js";
-import { use } from "../engine/draw.js";
+import { num, put, readRecord, slots, text, writeRecord } from "../engine/abi.js";
+import { putStream, seedWords, takeStream, type Seed, type Words } from "./streams.js";
+import { SigilError, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "../engine/errors.js";
+import { fail, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
+import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
@@ -104,16 +104,20 @@ let defaultSchedule: number[] | undefined;
 /** `retrySchedule`'s work: validate once, then one wasm call per retry. */
 function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
-  const n = sigil(true, undefined, options, Math.random);
-  // Sigil's compiled policy (the register's header: no steps), put back before each wait:
-  // a `random` that calls this package (another policy, Sigil again) replaces the register.
-  const rec = compiled(REC_HEADER);
+  const read: Read = { random: undefined, stream: undefined };
+  const n = sigil(true, undefined, options, Math.random, read);
+  // Sigil's compiled policy (no steps), handed to each wait's call with the source read once.
+  const rec = readRecord();
+  const { random, stream } = read;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
   for (let retry = 1; retry < n; retry++) {
-    load(rec);
-    const d = wasm.delay(retry, 0);
-    out.push(d === d ? d : failed(retry));
+    const from = stream === undefined ? drawsFrom(random) : undefined;
+    writeRecord(rec);
+    if (stream !== undefined) putStream(stream);
+    const d = wasm.delay(retry, 0, from);
+    if (stream !== undefined) takeStream(stream);
+    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a)));
   }
   return out;
 }
@@ -129,77 +133,39 @@ export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = u
   return total;
 }
 
-/**
- * The option values of the last `nextDelayMs` call that compiled (`baseDelayMs`,
- * `maxDelayMs`, `jitter`, `random`, the stream of a `seededRandom`, `seed`), and Sigil's
- * policy Rust compiled for them (the register's header). Until then a `baseDelayMs` of
- * `lastRec`, which no caller can pass.
- */
-let lastRec: number[] = [];
-let last: readonly unknown[] = [lastRec];
-
-/** The own keys of the last options object whose keys were all Sigil option names. */
-let namesSeen: readonly string[] = [];
-
-/**
- * The first own enumerable key of `options` that is not a Sigil option name, or
- * `undefined` (`unknownKey`'s answer). A `for…in` loop, which lists no array, gives the own
- * and the inherited enumerable keys (a superset of the own ones): when they are the keys
- * last found to be option names, in the same order, so is every own key (one comparison per
- * key). Otherwise `unknownKey` lists the own keys, and the keys it checked are remembered
- * when all are names (not a second listing: a Proxy may list other keys then).
- * @throws SigilError when the keys cannot be listed (a revoked Proxy).
- */
-function unknownName(options: object): string | undefined {
-  let i = 0;
-  try {
-    for (const k in options) if (k !== namesSeen[i++]) i = NaN;
-  } catch {
-    i = NaN;
-  }
-  if (i === i) return undefined;
-  const name = unknownKey(options, SIGIL_OPTIONS);
-  if (name === undefined) namesSeen = keysListed;
-  return name;
-}
-
 /** Read in place of options that are not an object (no object is allocated per call; never written). */
 const NO_OPTIONS: Record<string, unknown> = {};
 
+/** What a schedule's `sigil` call read: the draw source and a `seededRandom`'s stream. */
+interface Read {
+  random: unknown;
+  stream: Words | undefined;
+}
+
 /**
- * Reads the options (only when `options` is an object) and answers: for the same option
- * values as the last `nextDelayMs` call that compiled, one `delay` call with the policy
- * Rust compiled then; otherwise the one `sigil` call: validation in the original order,
- * then the delay of retry `attempt` (or, for a schedule, the number of attempts, with
- * Sigil's policy left in the register). Each value is written into the input slots by name
- * (`put`, the fields `SIGIL_*` of src/boundary.rs), and an error blames one of them by name
- * (`SIGIL_FIELDS`).
+ * Reads the options (only when `options` is an object) and answers with the one `sigil` call:
+ * validation in the original order, then the delay of retry `attempt` (or, for a schedule, the
+ * number of attempts, with Sigil's compiled policy in the policy area and the source read into
+ * `read`). Each value is written into the input slots by name (`put`, the fields `SIGIL_*` of
+ * src/boundary.rs), and an error blames one of them by name (`SIGIL_FIELDS`).
  */
-function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number): number {
+function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number, read?: Read): number {
   let name: string | undefined;
   let o: Record<string, unknown> = NO_OPTIONS;
   const object = typeof options === "object" && options !== null;
   if (object) {
-    name = unknownName(options);
+    name = unknownKey(options, SIGIL_OPTIONS);
     o = options as Record<string, unknown>;
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
   // A `seededRandom` function's stream is a constant of the function (a read-only,
-  // non-configurable property): the last call's `random` has the last call's stream.
-  const stream = random === last[3] ? last[4] as Words | undefined
-    : typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
-  if (stream !== undefined) loadStream(stream);
-  else use(random ?? fallback);
-  // The same option values as the last call that compiled (options an object, as then, and
-  // no unknown name): Rust's answer for them is the policy it compiled then, so only the
-  // attempt is left to check. The bounds by `Object.is`: a -0 one waits -0, a 0 one 0.
-  if (random === last[3] && jitter === last[2] && seed === last[5] && Object.is(base, last[0]) && Object.is(max, last[1])
-    && object && name === undefined && !schedule
-    && typeof attempt === "number" && attempt >= 1 && attempt % 1 === 0) {
-    load(lastRec);
-    const d = wasm.delay(attempt, 0);
-    return d === d ? d : failed(attempt);
+  // non-configurable property): its draws are taken in wasm.
+  const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
+  const source = random ?? fallback;
+  if (read !== undefined) {
+    read.random = source;
+    read.stream = stream;
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
@@ -212,23 +178,18 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   put(s, SIGIL_RANDOM, random, stream !== undefined ? 1 : 0);
   put(s, SIGIL_SEED, seed, seedLen);
   put(s, SIGIL_ATTEMPTS, attempts, num(attempts));
-  const before = registerEpoch();
-  const d = wasm.sigil(schedule);
-  // A `random` that used this package during the draw replaced the register: the policy
-  // it holds now is not this call's, so it is not remembered for the next call.
-  const own = registerEpoch() === before;
-  replaced();
-  if (d === d) {
-    if (!schedule && own && object) {
-      lastRec = compiled(REC_HEADER);
-      last = [base, max, jitter, random, stream, seed];
-    }
-    return d;
-  }
+  const from = stream === undefined ? drawsFrom(source) : undefined;
+  if (stream !== undefined) putStream(stream);
+  const d = wasm.sigil(schedule, from);
+  if (stream !== undefined) takeStream(stream);
+  if (d === d) return d;
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
-  // the policy is compiled, so it is `delay`'s failure; else an option's.
+  // the options passed, so it is the delay's failure; else an option's.
   const e = slots();
-  if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) return failed(attempt as number);
+  if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) {
+    // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
+    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)));
+  }
   return fail(fieldValues(SIGIL_FIELDS, {
     draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
   }));

@@ -154,14 +154,6 @@ function itemCount(items: unknown, of: number): number {
 }
 
 /**
- * The words whose state is loaded in wasm (by `streamSeed`, or written at `streamState`); their
- * `#words` are stale until saved. Every other stream's state lives in its own
- * `#words` (JS-owned memory: a stream holds no wasm memory, so there is
- * nothing to free and nothing can leak).
- */
-let loaded: Words | undefined;
-
-/**
  * The classes below, once one of their objects exists (set by their constructors): until
  * then no object can be one, and an entry point that never makes one (`/backoff` only
  * checks whether a `random` is a seeded stream) does not ship the class.
@@ -170,49 +162,46 @@ let wordsClass: typeof Words | undefined;
 let seededClass: typeof Seeded | undefined;
 
 /**
- * The state of a seeded stream (four sfc32 words) and its draws: what a `SeededRandom`
- * carries, and all that Sigil's `seededRandom` needs (no `int`, `pick`, … helpers).
+ * The state of a seeded stream (four sfc32 words, JS-owned memory: a stream holds no wasm
+ * memory, so there is nothing to free and nothing can leak) and its draws: what a
+ * `SeededRandom` carries, and all that Sigil's `seededRandom` needs (no `int`, `pick`, …
+ * helpers). A call that draws from it is handed its words ({@link Words.put}) and answers
+ * them after its draws ({@link Words.take}).
  * @internal
  */
 export class Words {
   readonly #words: Uint32Array;
 
-  /** @param words the state, or `undefined` when it was just seeded in wasm by `streamSeed` (it is then the loaded one). */
-  constructor(words: Uint32Array | undefined) {
-    this.#words = words ?? new Uint32Array(4);
-    if (words === undefined) loaded = this;
+  /** @param words the state. */
+  constructor(words: Uint32Array) {
+    this.#words = words;
     wordsClass = Words;
   }
 
-  /** Copies the wasm state of the loaded words back into their own (read in wasm memory: no call). */
-  static save(): void {
-    if (loaded === undefined) return;
-    const w = loaded.#words;
-    const at = streamWords();
-    for (let i = 0; i < 4; i++) w[i] = at[i] as number;
-    loaded = undefined;
-  }
-
-  /** Makes `s` the loaded words (a no-op when they already are; written into wasm memory: no call). */
-  static load(s: Words): void {
-    if (loaded === s) return;
-    Words.save();
+  /** Writes `s`'s words into the stream area for the next call (in wasm memory: no call). */
+  static put(s: Words): void {
     const w = s.#words;
     const at = streamWords();
     for (let i = 0; i < 4; i++) at[i] = w[i] as number;
-    loaded = s;
+  }
+
+  /** Takes the words the last call answered in the stream area as `s`'s state. */
+  static take(s: Words): void {
+    const w = s.#words;
+    const at = streamWords();
+    for (let i = 0; i < 4; i++) w[i] = at[i] as number;
   }
 
   /** The next draw in `[0, 1)`. */
   next(): number {
-    Words.load(this);
-    return wasm.streamNext();
+    Words.put(this);
+    const r = wasm.streamNext();
+    Words.take(this);
+    return r;
   }
 
   /** The four words now. */
   read(): [number, number, number, number] {
-    Words.load(this);
-    Words.save();
     const [a, b, c, d] = this.#words;
     return [a as number, b as number, c as number, d as number];
   }
@@ -269,12 +258,14 @@ export function wordsOf(stream: SeededRandom): Words {
   return (seededClass as typeof Seeded).words(stream as Seeded);
 }
 
-/**
- * Loads `words` into wasm for a policy's one `delay` call (or Sigil's one `sigil` call),
- * which then draws from them in wasm. @internal
- */
-export function loadStream(words: Words): void {
-  (wordsClass as typeof Words).load(words);
+/** Writes `words` into the stream area for a call that draws from them. @internal */
+export function putStream(words: Words): void {
+  (wordsClass as typeof Words).put(words);
+}
+
+/** Takes the words a call answered in the stream area as `words`' state. @internal */
+export function takeStream(words: Words): void {
+  (wordsClass as typeof Words).take(words);
 }
 
 /**
@@ -284,10 +275,8 @@ export function loadStream(words: Words): void {
  */
 export function seedWords(seed: Seed): Words {
   if (wasm.checkSeed(SEED_OF_CREATE, tag(seed), num(seed)) !== 0) fail([seed]);
-  const len = text(String(seed));
-  Words.save();
-  wasm.streamSeed(len);
-  return new Words(undefined);
+  wasm.streamSeed(text(String(seed)));
+  return new Words(Uint32Array.from(streamWords()));
 }
 
 /**

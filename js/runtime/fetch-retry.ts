@@ -3,11 +3,11 @@
  * whether a request may go out again (`mayResend`); the retry loop does the rest.
  * @module
  */
-import type { Backoff } from "../policy/backoff.js";
-import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
 import { isInstance, RetryError } from "./retry-errors.js";
-import { pRetryDelay, pRetryOptions, retriesOf } from "./p-retry.js";
-import { ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, isObject, listOf, optionsObject, plan, policyDefault, policyOf } from "./retry-options.js";
+import {
+  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, fnOf, isObject, listOf, optionHint, optionsObject, plan, policyDefault, policyOf, retriesOf, type Plan,
+} from "./retry-options.js";
 import { loop, planRules, type Hooks } from "./retry-loop.js";
 import type { FetchInit, FetchInput, FetchResponse, FetchRetryOptions, RetryContext } from "./retry.js";
 
@@ -210,7 +210,7 @@ export async function fetchWithRetry(
   // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
   const start = Date.now();
   const t0 = performance.now();
-  const o = optionsObject(options, FETCH_KEYS);
+  const o = optionsObject(options, FETCH_KEYS, optionHint);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   const given = init;
   const readInit = <T>(read: () => T) => readable("init", "an object that can be read", given, read);
@@ -232,19 +232,14 @@ export async function fetchWithRetry(
   const methods = listOf<string>("methods", o.methods, IDEMPOTENT_METHODS, "method names (text)", (v) => (typeof v === "string" && /^[!#$%&'*+.^`|~\w-]+$/.test(v) ? undefined : TYPE)).map((m) => m.toUpperCase());
   const statuses = listOf<number>("statusCodes", o.statusCodes, RETRYABLE_STATUSES, "HTTP statuses (integers 100-599)", (v) =>
     typeof v !== "number" ? TYPE : Number.isInteger(v) && v >= 100 && v <= 599 ? undefined : RANGE);
-  const waitKey = ["factor", "minTimeout", "maxTimeout", "randomize"].find((k) => o[k] !== undefined);
-  if (waitKey !== undefined && o.policy !== undefined) {
-    throw invalid(TYPE, waitKey, "left out when policy is given (both describe the waits; keep one)", o[waitKey]);
-  }
-  const pr = pRetryOptions(o, 0);
-  const policy = o.policy !== undefined
-    ? (policyOf(o.policy, "policy", false) as Backoff)
-    : policyDefault(o.retries === undefined && waitKey === undefined);
-  const p = plan(policy, waitKey === undefined || o.retries !== undefined ? o : { ...o, retries: 10 });
-  if (waitKey !== undefined) p.delay = (n) => pRetryDelay(n - 1, pr);
-  p.onFailedAttempt = pr.onFailedAttempt;
-  p.maxRetryTime = pr.maxRetryTime;
-  p.unref = pr.unref;
+  const onFailedAttempt = fnOf<Plan["onFailedAttempt"]>("onFailedAttempt", o.onFailedAttempt);
+  const maxRetryTime = numberOption("maxRetryTime", o.maxRetryTime ?? undefined, "a number >= 0 or Infinity", (v) => v >= 0, Infinity);
+  const unref = boolOf("unref", o.unref);
+  const policy = o.policy !== undefined ? policyOf(o.policy, "policy", true) : policyDefault(o.retries === undefined);
+  const p = plan(policy, o);
+  p.onFailedAttempt = onFailedAttempt;
+  p.maxRetryTime = maxRetryTime;
+  p.unref = unref;
   p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
   p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
   const keyGiven = o.idempotencyKey === undefined ? undefined : keyOption(o.idempotencyKey);

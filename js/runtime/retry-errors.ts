@@ -1,7 +1,7 @@
 /**
  * The error classes of `backoff-wasm/retry`: `AbortError` (p-retry's "stop
- * retrying now") and `RetryError` (why a call with this package's own options
- * stopped). `instanceof` works across every copy of the package (ESM and
+ * retrying now", also `backoff-wasm/p-retry`'s) and `RetryError` (why a call of `retry` or
+ * `fetchWithRetry` stopped). `instanceof` works across every copy of the package (ESM and
  * CommonJS): membership is a `Symbol.for` brand, as for the other error classes.
  * @module
  */
@@ -14,28 +14,46 @@ const ABORT_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.AbortError");
 const RETRY_BRAND = /* @__PURE__ */ Symbol.for("backoff-wasm.RetryError");
 
 /**
- * Thrown by the operation to stop retrying at once (as p-retry's `AbortError`): the
- * retry loop rejects with `originalError` (unwrapped through nested
- * `AbortError`s), not with the `AbortError` itself, and calls no further hook.
+ * Thrown by the operation to stop retrying at once, as p-retry's `AbortError` (p-retry 9.0.0,
+ * the same class in `backoff-wasm/p-retry` and `backoff-wasm/retry`): the retry loop rejects
+ * with `originalError` (unwrapped through nested `AbortError`s), not with the `AbortError`
+ * itself, and calls no further callback.
  */
 export class AbortError extends Error {
   /** Always `"AbortError"`. */
-  override readonly name = "AbortError";
-  /** The error the loop rejects with: the `Error` given, or `new Error(message)` for text. */
-  readonly originalError: Error;
+  declare readonly name: "AbortError";
+  /** The error the loop rejects with: the `Error` given, else `new Error(message)`. */
+  declare readonly originalError: Error;
 
-  /** @param message why to stop: text, or the `Error` to reject with. */
-  constructor(message: string | Error) {
-    const original = message instanceof Error ? message : new Error(message);
-    super(original.message);
-    this.originalError = original;
+  /**
+   * @param message why to stop: the `Error` to reject with, or its message (any other value
+   *   is made text as `new Error(message)` makes it).
+   */
+  constructor(message?: string | Error) {
+    super(typeof message === "string" ? message : undefined);
+    (this as { name: string }).name = "AbortError";
+    if (message instanceof Error) {
+      this.originalError = message;
+      this.message = message.message;
+    } else {
+      this.originalError = new Error(message);
+      this.message = this.originalError.message;
+      // The stack starts at the caller's throw, not in this constructor (V8 only).
+      (Error as { captureStackTrace?: (e: object, f: unknown) => void }).captureStackTrace?.(this.originalError, AbortError);
+    }
     brand(this, ABORT_BRAND);
   }
 
   /** Brand check: errors from any copy of the package match; subclasses check the prototype chain. */
   static [Symbol.hasInstance](x: unknown): boolean {
-    return has(AbortError, this, ABORT_BRAND, x);
+    return has(AbortError, this, ABORT_BRAND, x) || Function.prototype[Symbol.hasInstance].call(this, x);
   }
+}
+
+/** The error an `AbortError` stands for, nested wrappers unwrapped (a wrapper of no `Error` is its own cause). @internal */
+export function unwrap(e: Error): Error {
+  while (e instanceof AbortError && e.originalError instanceof Error) e = e.originalError;
+  return e;
 }
 
 /**
@@ -59,8 +77,8 @@ export type RetryStopReason = "attempts" | "deadline" | "budget" | "aborted" | "
  * spent), `"deadline"` (the next wait would end past `deadline`), `"budget"`
  * (the shared retry budget is empty), `"aborted"` (the signal fired; `cause` is
  * `signal.reason`), `"not-retryable"` (`shouldRetry` said no), `"deferrals"`
- * (more server-ordered waits than `maxDeferrals`). p-retry-style options never
- * produce it: they rethrow the last error, as p-retry does.
+ * (more server-ordered waits than `maxDeferrals`). `backoff-wasm/p-retry` never
+ * produces it: it rethrows the last error, as p-retry does.
  */
 export class RetryError extends Error {
   /** Always `"RetryError"`. */

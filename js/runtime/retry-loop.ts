@@ -3,10 +3,9 @@
  * failure, deferral, stop) → decide → wait.
  * @module
  */
-import { AbortError, isInstance, RetryError, type RetryStopReason } from "./retry-errors.js";
+import { AbortError, isInstance, RetryError, unwrap, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
-import { MAX_TIMER_MS, unwrap } from "./p-retry.js";
-import { isObject, type Plan } from "./retry-options.js";
+import { isObject, MAX_TIMER_MS, type Plan } from "./retry-options.js";
 import { prop, serverWaitMs } from "./server-delay.js";
 import { wait } from "./sleep.js";
 import type { RetryContext } from "./retry.js";

@@ -8,8 +8,7 @@ import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.j
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { fnOf, P_RETRY_KEYS, signalOf, type PRetry } from "./p-retry.js";
-import type { RetryOptions } from "./retry.js";
+import type { AbortSignalLike, FailedAttemptContext, RetryOptions } from "./retry.js";
 
 /** Default `maxDeferrals` of `fetchWithRetry`. */
 export const DEFAULT_MAX_DEFERRALS = 3;
@@ -18,11 +17,16 @@ const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** `retry`'s own options (its third argument). */
 export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget", "attemptTimeout"];
-/** p-retry's keys `fetchWithRetry` takes besides `retry`'s own. */
-const FETCH_P_KEYS = ["factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "maxRetryTime", "unref"];
+/** `fetchWithRetry`'s options: `retry`'s own and these. */
 export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
-  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey"], FETCH_P_KEYS,
+  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey", "onFailedAttempt", "maxRetryTime", "unref"],
 );
+/** p-retry's options, which mean what they mean in p-retry only in `backoff-wasm/p-retry`. */
+const P_RETRY_KEYS = [
+  "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "shouldConsumeRetry", "signal", "maxRetryTime", "unref",
+];
+/** The longest `setTimeout` delay, 2^31 − 1 ms. @internal */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
 export interface Plan {
@@ -32,7 +36,7 @@ export interface Plan {
   signal: AbortSignal | undefined;
   shouldRetry: RetryOptions["shouldRetry"];
   onRetry: RetryOptions["onRetry"];
-  onFailedAttempt: PRetry["onFailedAttempt"];
+  onFailedAttempt: ((context: FailedAttemptContext<unknown>) => unknown) | undefined;
   maxRetryAfter: number;
   maxRetryTime: number;
   unref: boolean;
@@ -78,9 +82,51 @@ export function isObject(x: unknown): x is Record<string, unknown> {
 
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
 
-/** Where a key that is not one of `retry`'s own options belongs, in the caller's words. */
-function hint(k: string): string {
-  if (P_RETRY_KEYS.includes(k)) return ` (${k} is a p-retry option: give p-retry options as the second argument, retry(fn, { ${k} }))`;
+/**
+ * The policy that waits as p-retry would with the options of `rec` (p-retry's defaults for
+ * the others): `Backoff.exponential(minTimeout, factor)` (or `Backoff.fixed`), capped at
+ * `maxTimeout`, with `.maxAttempts(retries + 1)` when `attempts` (a finite `retries`).
+ */
+function pRetryPolicy(rec: Record<string, unknown>, attempts: boolean): string {
+  const n = (k: string, fallback: number) => (typeof rec[k] === "number" ? (rec[k] as number) : fallback);
+  const min = n("minTimeout", 1000);
+  const factor = n("factor", 2) || 1;
+  const max = Math.ceil(n("maxTimeout", Infinity));
+  const retries = n("retries", 10);
+  let policy = min === 0 || factor === 1 ? `Backoff.fixed(${Math.min(min, max)})` : `Backoff.exponential(${min}${factor === 2 ? "" : `, ${factor}`})`;
+  if (max < Infinity && min !== 0 && factor !== 1) policy += `.cap(${max})`;
+  if (attempts && Number.isFinite(retries)) policy += `.maxAttempts(${retries + 1})`;
+  return policy;
+}
+
+/**
+ * The advice for p-retry's options given to `retry` (`fetch` false) or `fetchWithRetry`, the
+ * keys of `rec` where they were found (`slot`: the policy's place, where `retries` belongs to
+ * the policy): `backoff-wasm/p-retry` takes them with p-retry's meaning; here the waits are
+ * the policy that waits as p-retry would, and the call that works with it.
+ */
+function pRetryAdvice(rec: Record<string, unknown>, fetch: boolean, slot: boolean): string {
+  const keys = Object.keys(rec);
+  const shown = keys.filter((k) => P_RETRY_KEYS.includes(k) && (slot || !(fetch ? FETCH_KEYS : RETRY_KEYS).includes(k)));
+  const policy = pRetryPolicy(rec, slot || !("retries" in rec));
+  // The options that keep their place: retry's own (and fetchWithRetry's), p-retry's callbacks aside.
+  const kept = keys.filter((k) => (fetch ? FETCH_KEYS : RETRY_KEYS).includes(k) && !["shouldRetry", "onFailedAttempt"].includes(k) && !(slot && k === "retries"));
+  const call = fetch
+    ? `fetchWithRetry(input, init, { policy: ${policy}${kept.map((k) => `, ${k}`).join("")} })`
+    : `retry(fn, ${policy}${kept.length ? `, { ${kept.join(", ")} }` : ""})`;
+  return `${shown.join(", ")} ${shown.length > 1 ? "are" : "is"} p-retry's: backoff-wasm/p-retry is p-retry (its default export pRetry takes them with p-retry's meaning); ` +
+    `with ${fetch ? "fetchWithRetry" : "retry"} the waits are a policy, here ${policy}: ${call}`;
+}
+
+/**
+ * Where a key that is not an option of `known` ({@link RETRY_KEYS} or {@link FETCH_KEYS})
+ * belongs, in the caller's words: `optionsObject`'s `advise` for `retry` and `fetchWithRetry`.
+ */
+export function optionHint(k: string, known: readonly string[], rec: Record<string, unknown>): string {
+  if (P_RETRY_KEYS.includes(k)) {
+    const own = Object.fromEntries(Object.entries(rec).filter(([key]) => P_RETRY_KEYS.includes(key) || known.includes(key)));
+    return ` (${pRetryAdvice(own, known === FETCH_KEYS, false)})`;
+  }
   if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
   return "";
 }
@@ -91,11 +137,14 @@ function hint(k: string): string {
  * `sleep`, `retryMessage`). `undefined` is no options. TypeError `options must be an object`
  * for anything else that is not an object (an array included), and
  * `option must be one of <known>; received "<key>"` for any key outside `known` (a typo must
- * not pass silently). Only `retry`'s own options (`known` is {@link RETRY_KEYS}) add where a
- * misplaced p-retry or createBackoff key belongs: `retry` is the one function that takes those
- * in another argument.
+ * not pass silently), followed by what `advise` says of the key (`retry` and `fetchWithRetry`
+ * pass {@link optionHint}: where a p-retry or createBackoff key belongs).
  */
-export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
+export function optionsObject(
+  options: unknown,
+  known: readonly string[],
+  advise?: (key: string, known: readonly string[], rec: Record<string, unknown>) => string,
+): Record<string, unknown> {
   if (options === undefined) return {};
   if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
   const o = readOptions(options);
@@ -103,7 +152,7 @@ export function optionsObject(options: unknown, known: readonly string[]): Recor
   // unknown options. (Asked after readOptions, which reports a revoked Proxy, on which isArray throws.)
   if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
   for (const key in o) {
-    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${known === RETRY_KEYS ? hint(key) : ""}`, key);
+    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${advise?.(key, known, o) ?? ""}`, key);
   }
   for (const key of known) if (!(key in o)) notOwn(options, key);
   return o;
@@ -125,10 +174,9 @@ const POLICY_OPTIONS = Symbol.for("backoff-wasm.Backoff.options");
 const POLICY_KINDS = "a Backoff, a duration (ms or duration text)";
 
 /**
- * The rest of the advice for `retry`'s own option among the keys of `rec` (its second
- * argument): the options follow a policy (p-retry-style options take none), so the advice is
- * a call that works, with `undefined` (the default policy) or `policy` (the keys of `rec` that
- * are not own options, as createBackoff options or a policy written for p-retry's waits)
+ * The rest of the advice for `retry`'s own options among the keys of `rec` (its second
+ * argument): the options follow a policy, so the advice is a call that works, with
+ * `undefined` (the default policy) or `policy` (the keys of `rec` that are not own options)
  * before them.
  */
 function ownOptionAdvice(rec: Record<string, unknown>): string {
@@ -138,12 +186,14 @@ function ownOptionAdvice(rec: Record<string, unknown>): string {
 }
 
 /**
- * A policy slot: a `Backoff`, a duration (fixed), `createBackoff` options, or —
- * where `pRetry` — p-retry options (returned as the record). `name` is the
- * caller's word for the slot.
+ * A policy slot (`retry`'s second argument; `fetchWithRetry`'s `policy` when `fetch`): a
+ * `Backoff`, a duration (fixed) or `createBackoff` options. `name` is the caller's word for
+ * the slot. p-retry's options there are a TypeError that names `backoff-wasm/p-retry` and the
+ * policy that waits as p-retry would; `retry`'s own options there, one that says they go in
+ * the options.
  */
-export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | Record<string, unknown> {
-  const expected = pRetry ? `${POLICY_KINDS}, createBackoff options or p-retry options` : `${POLICY_KINDS} or createBackoff options`;
+export function policyOf(x: unknown, name: string, fetch = false): Backoff {
+  const expected = `${POLICY_KINDS} or createBackoff options`;
   if (typeof x === "number" || typeof x === "string") {
     try {
       return Backoff.fixed(x as DurationInput);
@@ -166,24 +216,21 @@ export function policyOf(x: unknown, name: string, pRetry: boolean): Backoff | R
     }
   }
   const rec = readOptions(x, name);
-  let backoffKey: string | undefined;
-  let pKey: string | undefined;
-  for (const k in rec) {
-    const b = isBackoffKey(k);
-    const p = pRetry && P_RETRY_KEYS.includes(k);
-    if (b && !p) backoffKey ??= k;
-    else if (p && !b) pKey ??= k;
-    else if (!b && !p) {
-      throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
-        ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)${pRetry ? ownOptionAdvice(rec) : ""}`
-        : `one of createBackoff's options (${optionNames(BACKOFF_OPTIONS)})${pRetry ? ` or p-retry's (${P_RETRY_KEYS.join(", ")})` : ""}`, k);
-    }
+  const keys = Object.keys(rec);
+  const backoff = keys.some(isBackoffKey);
+  // p-retry's options: one only p-retry has, or — with no createBackoff key — any of them.
+  const pKeys = keys.filter((k) => P_RETRY_KEYS.includes(k) && !isBackoffKey(k));
+  if (pKeys.some((k) => !RETRY_KEYS.includes(k)) || (!backoff && pKeys.length)) {
+    throw invalid(TYPE, name, `${expected}, not p-retry's options: ${pRetryAdvice(rec, fetch, true)}`, x);
   }
-  if (backoffKey !== undefined && pKey !== undefined) {
-    throw invalid(TYPE, name, `createBackoff options or p-retry options, not both (${backoffKey} is createBackoff's, ${pKey} is p-retry's)`, x);
+  for (const k of keys) {
+    if (isBackoffKey(k)) continue;
+    throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
+      ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)${fetch ? "" : ownOptionAdvice(rec)}`
+      : `one of createBackoff's options (${optionNames(BACKOFF_OPTIONS)})`, k);
   }
   // The record read above, not `x` again: every option is read once.
-  return pRetry && backoffKey === undefined ? rec : createBackoff(rec as unknown as BackoffOptions);
+  return createBackoff(rec as unknown as BackoffOptions);
 }
 
 let defaultPolicy: Backoff | undefined;
@@ -289,4 +336,37 @@ export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expe
     if (kind !== undefined) throw invalid(kind, `${name}[${i}]`, expected, v);
   });
   return items as T[];
+}
+
+/** The AbortSignal option named `name` (`undefined`/`null` = not given). @internal */
+export function signalOf(name: string, x: unknown): AbortSignal | undefined {
+  if (x == null) return undefined;
+  const s = x as AbortSignal;
+  // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
+  const ok = readable(name, "an AbortSignal that can be read", x, () =>
+    typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function");
+  if (!ok) throw invalid(TYPE, name, "an AbortSignal", x);
+  return s;
+}
+
+/** The function option named `name`, or `undefined`. @internal */
+export function fnOf<F>(name: string, x: unknown): F | undefined {
+  if (x == null) return undefined;
+  if (typeof x !== "function") throw invalid(TYPE, name, "a function", x);
+  return x as F;
+}
+
+/** The boolean option named `name`, `false` when not given. @internal */
+export function boolOf(name: string, x: unknown): boolean {
+  if (x == null) return false;
+  if (typeof x !== "boolean") throw invalid(TYPE, name, "a boolean", x);
+  return x;
+}
+
+/**
+ * A count option (`retries`, `maxDeferrals`): a non-negative integer or `Infinity`, `fallback`
+ * when not given; RangeError out of range. @internal
+ */
+export function retriesOf(x: unknown, fallback: number, name = "retries"): number {
+  return numberOption(name, x ?? undefined, "a non-negative integer or Infinity", (v) => v >= 0 && (v === Infinity || Number.isInteger(v)), fallback);
 }

@@ -9,12 +9,11 @@
  * duration means `Backoff.fixed(x)` (see `Backoff.from`). All times are ms.
  * @module
  */
-import { Backoff, type BackoffOptions } from "../policy/backoff.js";
+import type { Backoff, BackoffOptions } from "../policy/backoff.js";
 import type { DurationInput } from "../policy/duration.js";
 import { invalid, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { pRetryOptions, pRetryRules, type AbortSignalLike, type FailedAttemptContext, type PRetryOptions } from "./p-retry.js";
-import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
+import { optionHint, optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
 import { loop, planRules } from "./retry-loop.js";
 
 export { fetchWithRetry } from "./fetch-retry.js";
@@ -29,20 +28,45 @@ export { redisBudgetStore, type RedisClientLike, type RedisBudgetStoreOptions } 
 export {
   RetryBudgetObject, durableObjectBudgetStore, type DurableObjectNamespaceLike, type DurableObjectBudgetStoreOptions, type ResponseLikeBudget,
 } from "./budget-durable.js";
-export type { AbortSignalLike, FailedAttemptContext, PRetryOptions } from "./p-retry.js";
 
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
 export type RetryPolicy = Backoff | DurationInput;
 
-/**
- * The second argument of `retry`: a {@link RetryPolicy}, `createBackoff`
- * options, or p-retry-style options ({@link PRetryOptions}, which then carry
- * every option: no third argument).
- */
-export type RetryPolicyInput = RetryPolicy | BackoffOptions | PRetryOptions;
+/** The second argument of `retry`: a {@link RetryPolicy} or `createBackoff` options. */
+export type RetryPolicyInput = RetryPolicy | BackoffOptions;
 
 /** The global scope of the program using this package. */
 type Host = typeof globalThis;
+
+/**
+ * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
+ * none (no DOM lib, no `@types/node`), the members this package uses.
+ */
+export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
+  ? S
+  : {
+      readonly aborted: boolean;
+      readonly reason: unknown;
+      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+      removeEventListener(type: "abort", listener: () => void): void;
+    };
+
+/**
+ * What `fetchWithRetry`'s `onFailedAttempt` receives (frozen), p-retry's context: `E` is the
+ * failure, a network `Error` or the `Response` of a retryable status.
+ */
+export interface FailedAttemptContext<E = Error> {
+  /** The failure. */
+  readonly error: E;
+  /** The attempt that failed, 1-based. */
+  readonly attemptNumber: number;
+  /** Retries still allowed after this failure (`retries - retriesConsumed`). */
+  readonly retriesLeft: number;
+  /** Retries taken so far. */
+  readonly retriesConsumed: number;
+  /** The wait before the next attempt, ms (0 when none follows). */
+  readonly retryDelay: number;
+}
 
 /** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
 export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
@@ -148,18 +172,25 @@ export interface RetryOptions {
 }
 
 /**
- * Options of `fetchWithRetry`: every `retry` option, these, and p-retry's
- * `factor`, `minTimeout`, `maxTimeout`, `randomize` (the waits, p-retry's
- * formula; not with `policy`), `onFailedAttempt`, `maxRetryTime` and `unref`
- * with p-retry's meaning. `shouldRetry` keeps this package's form `(error, attempt)`.
+ * Options of `fetchWithRetry`: every `retry` option and these. The waits come from `policy`
+ * only: p-retry's `factor`, `minTimeout`, `maxTimeout`, `randomize` are a TypeError that
+ * names the policy waiting as p-retry would (`backoff-wasm/p-retry` is p-retry itself).
+ * `shouldRetry` keeps this package's form `(error, attempt)`.
  */
-export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "retries" | "shouldRetry" | "signal" | "onFailedAttempt"> {
+export interface FetchRetryOptions extends RetryOptions {
   /**
    * Called after every failed attempt (awaited), the last one included, with p-retry's
    * context; a throw rejects with it. Its `error` is the network error, or the `Response`
    * when the failure is a retryable status.
    */
   onFailedAttempt?: (context: FailedAttemptContext<Error | FetchResponse>) => unknown;
+  /**
+   * Ms from the start of the call after which no attempt begins (`performance.now()`); the
+   * last wait is cut to fit, as p-retry's option of that name. Default `Infinity`.
+   */
+  maxRetryTime?: number;
+  /** Let Node exit while a wait is pending (`timer.unref()`). Default `false`. */
+  unref?: boolean;
   /**
    * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
    * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
@@ -213,28 +244,16 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
 
 
 /**
- * Calls `fn({ attempt, signal })` until it resolves, waiting between attempts,
- * and resolves with its value. The second argument says how:
+ * Calls `fn({ attempt, signal })` until it resolves, waiting `policy.delay(n)` (ms) after
+ * the n-th failure, and resolves with its value. For p-retry's API (`pRetry(input,
+ * { retries, minTimeout, … })`, p-retry's numbers and errors), use `backoff-wasm/p-retry`:
+ * p-retry's options here are a TypeError that names it and the policy that waits as p-retry
+ * would (`{ retries: 5, minTimeout: 100 }` is `Backoff.exponential(100).maxAttempts(6)`).
  *
- * - omitted: the default policy,
- *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
- *   (4 attempts, waits drawn in [0, 1 s], [0, 2 s], [0, 4 s]; without
- *   `.maxAttempts(4)` when `options.retries` is given);
- * - a `Backoff`, a duration (a fixed wait: ms or duration text), or
- *   `createBackoff` options: waits `policy.delay(n)` after the n-th failure,
- *   with the options of the third argument ({@link RetryOptions});
- * - p-retry-style options ({@link PRetryOptions}: `retries`, `factor`,
- *   `minTimeout`, `maxTimeout`, `randomize`, `onFailedAttempt`, `shouldRetry`,
- *   `signal`, `maxRetryTime`, `unref`): p-retry 9's behaviour and numbers
- *   exactly (defaults `retries: 10`, `factor: 2`, `minTimeout: 1000`; a
- *   `TypeError` that is not a network error is not retried; a thrown non-Error
- *   becomes a `TypeError`); no third argument then.
- *
- * With the policy forms, the budget comes from exactly one place:
- * `options.retries` (attempts AFTER the first) or the policy's
- * `.maxAttempts(n)` (attempts in total): `retries: 2` equals `.maxAttempts(3)`.
- * A call that gives up rejects with {@link RetryError} (`reason`: attempts,
- * deadline, budget, aborted, not-retryable; `cause` the last error); an error
+ * The attempt budget comes from exactly one place: `options.retries` (attempts AFTER the
+ * first) or the policy's `.maxAttempts(n)` (attempts in total): `retries: 2` equals
+ * `.maxAttempts(3)`. A call that gives up rejects with {@link RetryError} (`reason`:
+ * attempts, deadline, budget, aborted, not-retryable; `cause` the last error); an error
  * thrown by `shouldRetry` or `onRetry` rejects as is.
  *
  * Server waits: when the thrown value is itself a response (it has `headers`
@@ -243,70 +262,39 @@ export interface FetchRetryOptions extends RetryOptions, Omit<PRetryOptions, "re
  * with a wait `serverDelayMs` reads, the wait is `max(min(server,
  * maxRetryAfter), policy delay)`. A value `fn` resolves with is never a failure here.
  *
- * Throwing `new AbortError(error)` from `fn` stops at once with `error` (any
- * form). With the policy forms, an error named `AbortError` (what `fetch`
- * throws when a signal of the caller's own aborts it) also stops at once unless
- * `shouldRetry` is given and decides; a `TimeoutError` is retried.
- *
- * @param fn the operation; may return a value or a promise.
- * @param policy see above; `undefined` for the default.
- * @param options see {@link RetryOptions} (not with p-retry-style options).
- * @returns what `fn` resolved with.
- * @throws (rejects; never throws synchronously) TypeError when `fn` is not a
- *   function, an argument has the wrong type or cannot be read (a revoked Proxy, a throwing
- *   getter; the engine's error is the `cause`), a key is unknown or misplaced
- *   (the message says where it belongs), shapes are mixed, or both `retries`
- *   and `.maxAttempts()` are set; RangeError for a bad value, or when neither
- *   sets a budget for a policy without one (use `retries: Infinity` to retry for
- *   ever on purpose); with the policy forms, RetryError when the loop gives up
- *   (reason "aborted" with `cause` = `signal.reason` when aborted); with p-retry's
- *   options, as p-retry: `signal.reason`, or the last error of `fn`.
- * @example
- * const data = await retry(({ signal }) => load(signal), Backoff.exponential("200ms").maxAttempts(5));
- * const same = await retry(() => load(), { retries: 5, minTimeout: 200 }); // p-retry's options
- */
-export function retry<T>(fn: (ctx: RetryContext) => T | PromiseLike<T>, options: PRetryOptions): Promise<T>;
-/**
- * Calls `fn({ attempt, signal })` until it resolves, waiting `policy.delay(n)`
- * (ms) after the n-th failure, and resolves with its value (the policy form of
- * `retry`; the p-retry-options form is the other overload).
+ * Throwing `new AbortError(error)` from `fn` stops at once (`RetryError` reason
+ * "not-retryable", `cause` the error). An error named `AbortError` (what `fetch` throws when
+ * a signal of the caller's own aborts it) also stops at once unless `shouldRetry` is given
+ * and decides; a `TimeoutError` is retried.
  *
  * @param fn the operation; may return a value or a promise.
  * @param policy a `Backoff`, a duration (a fixed wait: ms or duration text) or
  *   `createBackoff` options (read as `createBackoff` reads them: a class instance's
  *   getters and options inherited from a defaults object count); omitted: the default
- *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`.
+ *   `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+ *   (4 attempts, waits drawn in [0, 1 s], [0, 2 s], [0, 4 s]; without `.maxAttempts(4)`
+ *   when `options.retries` is given).
  * @param options {@link RetryOptions}: `retries` (attempts after the first; not
  *   with a policy's `.maxAttempts()`), `signal`, `shouldRetry`, `onRetry`,
  *   `maxRetryAfter`, `deadline`, `budget`, `attemptTimeout`.
  * @returns what `fn` resolved with.
- * @throws (rejects; never throws synchronously) TypeError/RangeError for bad
- *   arguments (naming the option and the value; TypeError with the engine's error as `cause`
- *   for one that cannot be read); RetryError when the loop gives
- *   up (`reason` attempts, deadline, budget, aborted, not-retryable; `cause`
- *   the last error); an error thrown by `shouldRetry` or `onRetry` as is.
+ * @throws (rejects; never throws synchronously) TypeError when `fn` is not a function, an
+ *   argument has the wrong type or cannot be read (a revoked Proxy, a throwing getter; the
+ *   engine's error is the `cause`), a key is unknown or misplaced (the message says where it
+ *   belongs: p-retry's options in `backoff-wasm/p-retry`), or both `retries` and
+ *   `.maxAttempts()` are set; RangeError for a bad value, or when neither sets a budget for a
+ *   policy without one (use `retries: Infinity` to retry for ever on purpose); RetryError
+ *   when the loop gives up (reason "aborted" with `cause` = `signal.reason` when aborted).
  * @example
  * const data = await retry(({ signal }) => load(signal), Backoff.exponential("200ms").maxAttempts(5));
  */
-export function retry<T>(
-  fn: (ctx: RetryContext) => T | PromiseLike<T>,
-  policy?: RetryPolicy | BackoffOptions,
-  options?: RetryOptions,
-): Promise<T>;
 export async function retry<T>(
   fn: (ctx: RetryContext) => T | PromiseLike<T>,
   policy?: RetryPolicyInput,
   options?: RetryOptions,
 ): Promise<T> {
   if (typeof fn !== "function") throw invalid(TYPE, "fn", "a function", fn);
-  const pol = policy === undefined ? undefined : policyOf(policy, "policy", true);
-  if (pol === undefined || pol instanceof Backoff) {
-    const o = optionsObject(options, RETRY_KEYS);
-    return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)));
-  }
-  if (options !== undefined) {
-    throw invalid(TYPE, "options", "left out when the second argument is p-retry-style options (put signal and the callbacks there too)", options);
-  }
-  return loop(fn, pRetryRules(pRetryOptions(pol, 10, TYPE)));
+  const pol = policy === undefined ? undefined : policyOf(policy, "policy");
+  const o = optionsObject(options, RETRY_KEYS, optionHint);
+  return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)));
 }
-

@@ -4,8 +4,8 @@
  * @module
  */
 import { numberOption } from "../engine/errors.js";
-import { MAX_TIMER_MS, signalOf, type AbortSignalLike } from "./p-retry.js";
-import { optionsObject } from "./retry-options.js";
+import { MAX_TIMER_MS, optionsObject, signalOf } from "./retry-options.js";
+import type { AbortSignalLike } from "./retry.js";
 
 /** Options of `sleep`. */
 export interface SleepOptions {

@@ -1,19 +1,25 @@
 //! `backoff-wasm/backoff` and `/policy` (docs/API.md sections 2 and 5): options
-//! validated once into a compiled policy ([`rec`]), then ONE export per delay
-//! ([`delay`]) and per band ([`bounds`]) that run `core::policy::Policy`.
+//! validated once into a compiled policy ([`rec`]) by [`compile`], then ONE
+//! export per delay ([`delay`]), per run of waits ([`waits`]) and per band
+//! ([`bounds`]) that run `core::policy::Policy`.
 //!
-//! Where the compiled policy lives: in the JS object, as a record of numbers
-//! (a plain array, not wasm memory: nothing to free, nothing to leak, no
-//! `FinalizationRegistry`). Before a call the wrapper copies the record
-//! into the one policy register ([`register`]) unless it is already there
-//! (js/engine/abi.ts, `load`); the record is what `compile*` wrote there.
+//! Every call is self-contained: it reads what the wrapper wrote for it right
+//! before (the compiled policy in the policy area, [`policy_area`]; a seeded
+//! stream's four words in the stream area, `random::stream_state`; the text of a
+//! seed or key in the text buffer), takes a JavaScript draw source as an
+//! argument, and returns its result (a number, the result slots, the policy
+//! area for a compile, the stream area for a seeded stream's words after its
+//! draws). Nothing one call leaves in memory is read by another: the wrapper
+//! writes every input before every call. The compiled policy lives in the JS
+//! object, as a record of numbers (a plain array, not wasm memory: nothing to
+//! free, nothing to leak, no `FinalizationRegistry`).
 
 use wasm_bindgen::prelude::*;
 
-use super::{Checked, Failed, Kind, Static, T, fail, fail_with, given, input, put, spec, status};
+use super::{Checked, Failed, Kind, Static, T, duration_of, fail, fail_with, input, put, source_code, spec, status};
 use crate::core::{
     curve::{Curve, Growth, Jitter},
-    options::{self, Given},
+    options::{self, Shape},
     policy::{MAX_STEPS, Policy, Run, high_draw, total_bounds_by},
     rng::{Draw, Keyed, SeedHash, Sfc32, scale},
 };
@@ -23,68 +29,95 @@ pub const BACKOFF_NAMES: &str = crate::core::wording::text(T::BackoffNames);
 
 pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
 
-/// The policy register: the compiled policy the next [`delay`]/[`bounds`] runs.
-static REG: Static<[f64; REGISTER_LEN]> = Static::new([0.0; REGISTER_LEN]);
+/// The policy area: the compiled policy a call reads (the wrapper writes the policy's
+/// record there before each [`delay`], [`waits`], [`bounds`] or [`total_bounds`]), or the
+/// one [`compile`] and Sigil's schedule answer.
+static AREA: Static<[f64; REGISTER_LEN]> = Static::new([0.0; REGISTER_LEN]);
 
-/// Address of the policy register ([`REGISTER_LEN`] doubles, layout [`rec`]).
-#[wasm_bindgen]
+/// The steps [`compile`] reads: step `i` as its tag and number at `2 * i` and `2 * i + 1`.
+static STEP_INPUT: Static<[f64; 2 * MAX_STEPS]> = Static::new([0.0; 2 * MAX_STEPS]);
+
+/// Address of the policy area ([`REGISTER_LEN`] doubles, layout [`rec`]).
+#[wasm_bindgen(js_name = policyArea)]
+pub fn policy_area() -> u32 {
+    AREA.0.get() as u32
+}
+
+/// [`policy_area`] (the name the wasm tests use).
 pub fn register() -> u32 {
-    REG.0.get() as u32
+    policy_area()
 }
 
-/// Writes `values` into the register from slot `at` on.
+/// Address of the steps [`compile`] reads (`2 * MAX_STEPS` doubles: a tag and a number each).
+#[wasm_bindgen(js_name = stepInput)]
+pub fn step_input() -> u32 {
+    STEP_INPUT.0.get() as u32
+}
+
+/// Writes `values` into the policy area from slot `at` on.
 pub(crate) fn set(at: usize, values: &[f64]) {
-    REG.with(|r| r.iter_mut().skip(at).zip(values).for_each(|(slot, v)| *slot = *v));
+    AREA.with(|r| r.iter_mut().skip(at).zip(values).for_each(|(slot, v)| *slot = *v));
 }
 
-/// Register slot `i` (for the wasm tests; NaN out of range).
+/// Slot `i` of the policy area (for the wasm tests; NaN out of range).
 pub fn register_slot(i: usize) -> f64 {
     get(i)
 }
 
 fn get(i: usize) -> f64 {
-    REG.with(|r| r.get(i).copied().unwrap_or(f64::NAN))
+    AREA.with(|r| r.get(i).copied().unwrap_or(f64::NAN))
 }
 
-// The host's draw: calls the JavaScript source the wrapper selected (js/engine/draw.ts)
-// — `kind` is a `source` code — and returns its result as a number (NaN for a
-// non-number, or when the source threw: the wrapper then rethrows it, so no
-// JavaScript exception unwinds through wasm). Not linked in the wasm-bindgen
-// tests (feature `host-draw` off), where it answers NaN.
+// The host's draw: calls the JavaScript source `from` (a per-call context of
+// js/engine/draw.ts) — `kind` is a `source` code — and returns its result as a
+// number (NaN for a non-number, or when the source threw: the wrapper then
+// rethrows it, so no JavaScript exception unwinds through wasm). Not linked in the
+// wasm-bindgen tests (feature `host-draw` off), where it answers NaN.
 #[cfg(feature = "host-draw")]
 #[wasm_bindgen(raw_module = "./draw.js")]
 extern "C" {
     #[wasm_bindgen(js_name = draw)]
-    fn host_draw(kind: u32, lo: f64, hi: f64) -> f64;
+    fn host_draw(from: &JsValue, kind: u32, lo: f64, hi: f64) -> f64;
 }
 
 #[cfg(not(feature = "host-draw"))]
-fn host_draw(_kind: u32, _lo: f64, _hi: f64) -> f64 {
+fn host_draw(_from: &JsValue, _kind: u32, _lo: f64, _hi: f64) -> f64 {
     f64::NAN
 }
 
-/// The delay for `attempt` under the policy in the register: the whole
-/// composition (`core::policy::Policy::delay_with`) with its draws taken from
-/// the policy's source. `key_len` is 0, or the length of `String(attempt)` the
-/// wrapper wrote into the text buffer after a first call answered NaN with
-/// [`KEY_TEXT`] recorded. NaN with the error recorded when a JavaScript
-/// source's draw is out of range (or it threw).
-#[wasm_bindgen]
-pub fn delay(attempt: f64, key_len: u32) -> f64 {
-    delay_at(attempt, key_len)
+/// The delay for `attempt` under the compiled policy the wrapper wrote into the policy
+/// area: the whole composition (`core::policy::Policy::compose`) with its draws taken
+/// from the policy's source (a JavaScript one is `from`, a context js/engine/draw.ts
+/// reads; a seeded stream's words are read from and written back to the stream area).
+/// `key_len` is 0, or the length of `String(attempt)` the wrapper wrote into the text
+/// buffer after a first call answered NaN with [`KEY_TEXT`] recorded. NaN with the
+/// error recorded when a JavaScript source's draw is out of range (or it threw).
+#[wasm_bindgen(js_name = delay)]
+pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
+    run(attempt, key_len, OWN, from)
 }
 
-/// The waits of retries `from`, `from + 1`, … (`count` of them, at most 8) under the
-/// policy in the register, into result slots `0..count`: each as [`delay`] computes it,
-/// the draws taken in that order. Returns how many were written: fewer when one stopped
-/// (NaN, see [`delay`]), which is then the last. The wrapper asks for one wait per call
-/// when the policy draws from a JavaScript source, whose code may replace the register
-/// (another policy), and loads the policy again before each call.
+/// [`delay_from`] of a policy that draws from no JavaScript source (a seeded stream, keyed
+/// draws, or no jitter): the same call with no context to pass.
+#[wasm_bindgen(js_name = delayOwn)]
+pub fn delay(attempt: f64, key_len: u32) -> f64 {
+    run(attempt, key_len, OWN, &JsValue::UNDEFINED)
+}
+
+/// The waits of retries `from_attempt`, `from_attempt + 1`, … (`count` of them, at most 8)
+/// under the compiled policy in the policy area, into result slots `0..n`: each as
+/// [`delay_from`] computes it, the draws taken in that order. Returns `n`: fewer when one
+/// stopped (NaN, see [`delay_from`]), which is then the last, and one when the policy
+/// draws from a JavaScript source, whose draw may call the package (which rewrites the
+/// policy area and the result slots).
 #[wasm_bindgen]
-pub fn waits(from: f64, count: u32) -> u32 {
+pub fn waits(from_attempt: f64, count: u32, from: &JsValue) -> u32 {
+    // A JavaScript source's draw may call the package, which rewrites the policy area and
+    // the result slots: one wait then, written after its run.
+    let most = if get(rec::SOURCE) < f64::from(source::SEEDED) && get(rec::JITTER) != 0.0 { 1 } else { 8 };
     let mut n = 0;
-    while n < count.min(8) {
-        let d = delay_at(from + f64::from(n), 0);
+    while n < count.min(most) {
+        let d = run(from_attempt + f64::from(n), 0, OWN, from);
         super::SLOTS.with(|s| s[n as usize] = d);
         n += 1;
         if d.is_nan() {
@@ -94,22 +127,21 @@ pub fn waits(from: f64, count: u32) -> u32 {
     n
 }
 
-/// `[nominal, min, max]` into slots 0..3 for `attempt` under the policy in the
-/// register (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
-/// Runs the delay's own instance of the composition ([`delay_at`]) with the
-/// extreme draws and without jitter, then `Policy::bounds_of`: one instance of the
-/// composition in the wasm instead of two, and no second copy of the
-/// curve for the nominal delay.
+/// `[nominal, min, max]` into slots 0..3 for `attempt` under the compiled policy in the
+/// policy area (`core::policy::Policy::bounds`; `nominal` NaN for decorrelated jitter).
+/// Runs the delay's own instance of the composition ([`run`]) with the stand-in draws
+/// and without jitter, then `Policy::bounds_of`: one instance of the composition in the
+/// wasm instead of two, and no second copy of the curve for the nominal delay.
 #[wasm_bindgen]
 pub fn bounds(attempt: f64) {
     let (nominal, lo, hi) = bounds_at(attempt);
     put(&[nominal, lo, hi]);
 }
 
-/// `[min, max]` into slots 0..2: the total wait of retries `1 .. attempts`
-/// under the policy in the register (`core::policy::Policy::total_bounds`,
-/// each retry's bounds as [`bounds`] computes them). The wrapper checks
-/// `attempts` first (at most a million retries).
+/// `[min, max]` into slots 0..2: the total wait of retries `1 .. attempts` under the
+/// compiled policy in the policy area (`core::policy::Policy::total_bounds`, each
+/// retry's bounds as [`bounds`] computes them). The wrapper checks `attempts` first
+/// (at most a million retries).
 #[wasm_bindgen(js_name = totalBounds)]
 pub fn total_bounds(attempts: f64) {
     let (lo, hi) = total_bounds_by(attempts, bounds_at);
@@ -117,42 +149,43 @@ pub fn total_bounds(attempts: f64) {
 }
 
 /// [`bounds`]'s numbers (one copy, for [`bounds`] and [`total_bounds`]):
-/// `Policy::bounds_by`, each run made by the delay's own instance of the
-/// composition ([`delay_at`]) with the extreme draws as the register's source
-/// (or no jitter); the policy's own source and jitter are put back after.
+/// `Policy::bounds_by`, each run made by the delay's own instance of the composition
+/// ([`run`]) with a stand-in for the policy's draws given as its argument: the low end
+/// of each range ([`LOW`]), the high end ([`HIGH`]), or no jitter ([`PLAIN`]). The
+/// policy itself is untouched.
 #[inline(never)]
 fn bounds_at(attempt: f64) -> (f64, f64, f64) {
-    let (own, jitter) = (get(rec::SOURCE), get(rec::JITTER));
-    let b = policy(regs()).bounds_by(attempt, |run| {
-        match run {
-            Run::Low => set(rec::SOURCE, &[f64::from(LOW)]),
-            Run::High => set(rec::SOURCE, &[f64::from(HIGH)]),
-            Run::Plain => set(rec::JITTER, &[f64::from(crate::boundary::jitter::NONE)]),
-        }
-        delay_at(attempt, 0)
-    });
-    set(rec::SOURCE, &[own]);
-    set(rec::JITTER, &[jitter]);
-    b
+    policy(area()).bounds_by(attempt, |run_of| {
+        let draws = match run_of {
+            Run::Low => LOW,
+            Run::High => HIGH,
+            Run::Plain => PLAIN,
+        };
+        run(attempt, 0, draws, &JsValue::UNDEFINED)
+    })
 }
 
-/// The extreme draws of [`bounds`] as sources of [`delay_at`] (no policy has
-/// them as its source): the low end of each range, and `policy::high_draw`.
+/// The draws of [`run`]: the policy's own ([`OWN`]), or a stand-in of [`bounds`] (no policy
+/// has them as its source): the low end of each range, `policy::high_draw`, or none (the
+/// policy without jitter).
+const OWN: u32 = 0;
 const LOW: u32 = source::KEYED + 1;
 const HIGH: u32 = source::KEYED + 2;
+const PLAIN: u32 = source::KEYED + 3;
 const _: () = assert!(LOW > source::FUNCTION && LOW > source::FLOAT && LOW > source::NEXT && LOW > source::SEEDED);
 
-/// The policy register, read in place (no copy).
+/// The policy area, read in place (no copy).
 #[inline(always)]
-fn regs() -> &'static [f64; REGISTER_LEN] {
-    // SAFETY: a shared view of the register; it is written only by the JS wrapper,
-    // by `compile*` and by `bounds` between its runs of the composition, never while a `delay` runs except by a nested call made
-    // from a JavaScript source's draw, after every read of this policy's steps.
-    unsafe { &*REG.0.get() }
+fn area() -> &'static [f64; REGISTER_LEN] {
+    // SAFETY: a shared view of the area, which only the JS wrapper writes between calls, and
+    // a compile within its call. A call made from a JavaScript source's draw rewrites it
+    // meanwhile: [`run`] reads the policy (its steps included) before its first draw, and
+    // [`waits`] runs one delay per call for such a policy.
+    unsafe { &*AREA.0.get() }
 }
 
-/// The policy in the register `r` (inlined where it is used: the delay path
-/// builds it in place, with no copy of the struct).
+/// The compiled policy in the area `r` (inlined where it is used: the delay path builds it
+/// in place, with no copy of the struct).
 #[inline(always)]
 fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
     let steps = (r[rec::STEPS] as usize).min(MAX_STEPS);
@@ -166,60 +199,72 @@ fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
     }
 }
 
-/// The key prefix of keyed draws in the register `r` (read only for a keyed policy).
+/// The composition of the compiled policy in the policy area with the draws `draws`
+/// ([`OWN`]: the policy's source, JavaScript's through `from`; else a stand-in of
+/// [`bounds`]): the one copy in the wasm, shared by [`delay_from`], [`waits`], Sigil's
+/// `sigil` and [`bounds`], the draw's `match` inlined into it. Everything it reads of the
+/// area is read before its first draw. NaN when it stops (a bad JavaScript draw, or the
+/// key text needed).
+#[inline(never)]
+pub(crate) fn run(attempt: f64, key_len: u32, draws: u32, from: &JsValue) -> f64 {
+    let r = area();
+    let mut p = policy(r);
+    if draws == PLAIN {
+        p.jitter = Jitter::None;
+    }
+    let src = if draws == OWN { r[rec::SOURCE] as u32 } else { draws };
+    let sigil = r[rec::SIGIL] == 1.0;
+    let key = key_prefix(r);
+    let mut stopped = false;
+    p.compose(
+        attempt,
+        move || src >= LOW,
+        |k, lo, hi| {
+            let x = draw(src, sigil, key, from, key_len, k, lo, hi, &mut stopped);
+            if stopped { None } else { Some(x) }
+        },
+    )
+    .unwrap_or(f64::NAN)
+}
+
+/// The key prefix of keyed draws in the area `r`.
 fn key_prefix(r: &[f64; REGISTER_LEN]) -> SeedHash {
     SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
-/// [`delay`]: the composition of the policy in the register with the draws of its
-/// source (a `source` code, or [`LOW`]/[`HIGH`] while [`bounds`] runs, drawn by
-/// `host`): the one copy in the wasm, shared with Sigil's `sigil` and [`bounds`], the
-/// draw's `match` inlined into it. NaN when it stops (a bad JavaScript draw, or the
-/// key text needed).
+/// The draw of [`run`] from source `src` (its `match`): the value, or NaN with `stop` set
+/// to stop (a draw itself may be NaN, which does not stop). A plain `f64` result, so that
+/// no `Option` goes through memory.
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-pub(crate) fn delay_at(attempt: f64, key_len: u32) -> f64 {
-    let r = regs();
-    let src = r[rec::SOURCE] as u32;
-    policy(r)
-        .compose(
-            attempt,
-            || regs()[rec::SOURCE] as u32 >= LOW,
-            move |k, lo, hi| {
-                let x = draw(src, key_len, k, lo, hi);
-                if x.is_nan() && STOPPED.with(core::mem::take) { None } else { Some(x) }
-            },
-        )
-        .unwrap_or(f64::NAN)
-}
-
-/// Set by [`draw`] when the composition is to stop; taken by its caller right after.
-static STOPPED: Static<bool> = Static::new(false);
-
-/// The draw of [`delay_at`] from source `src` (its `match`): the value, or NaN
-/// with [`STOPPED`] set to stop (a draw itself may be NaN, which does not stop).
-/// A plain `f64` result, so that neither an `Option` nor the closure's captures
-/// go through memory.
-#[inline(never)]
-fn draw(src: u32, key_len: u32, k: f64, lo: f64, hi: f64) -> f64 {
-    let r = regs();
+fn draw(
+    src: u32,
+    sigil: bool,
+    key: SeedHash,
+    from: &JsValue,
+    key_len: u32,
+    k: f64,
+    lo: f64,
+    hi: f64,
+    stop: &mut bool,
+) -> f64 {
     let x = match src {
-        source::SEEDED => Some(super::random::CURRENT.with(|g| g.float(lo, hi))),
-        source::KEYED => keyed(r, k, lo, hi, key_len),
-        kind => host(kind, r[rec::SIGIL] == 1.0, lo, hi).ok(),
+        source::SEEDED => Some(super::random::draw_float(lo, hi)),
+        source::KEYED => keyed(key, k, lo, hi, key_len),
+        kind => host(kind, sigil, from, lo, hi).ok(),
     };
     x.unwrap_or_else(|| {
-        STOPPED.with(|s| *s = true);
+        *stop = true;
         f64::NAN
     })
 }
 
-/// The keyed draw for key `k` (the attempt, or the decorrelated step) of the policy in
-/// the register `r`, scaled into `[lo, hi]`: the first draw of the stream seeded
+/// The keyed draw for key `k` (the attempt, or the decorrelated step) under the key
+/// prefix `prefix`, scaled into `[lo, hi]`: the first draw of the stream seeded
 /// `"<seed> <k>"`. `None` with [`KEY_TEXT`] recorded when only JavaScript can write
 /// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
 #[inline(never)]
-fn keyed(r: &[f64; REGISTER_LEN], k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
-    let prefix = key_prefix(r);
+fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
     let x = match (Keyed { prefix }).draw(k) {
         Some(x) => x,
         None => match super::text(key_len).filter(|_| key_len > 0) {
@@ -233,25 +278,24 @@ fn keyed(r: &[f64; REGISTER_LEN], k: f64, lo: f64, hi: f64, key_len: u32) -> Opt
     Some(scale(lo, hi, x))
 }
 
-/// The draw of kind `kind` in `[lo, hi]`: the extreme draws of [`bounds`], or the
-/// JavaScript source's (unchecked). Kept out of line so that the delay's draw
-/// `match`, with [`host`] inlined into it, stays as small as before the extreme
-/// draws went through it.
+/// The draw of kind `kind` in `[lo, hi]`: the stand-in draws of [`bounds`], or the
+/// JavaScript source's (unchecked). Kept out of line so that the delay's draw `match`,
+/// with [`host`] inlined into it, stays small.
 #[inline(never)]
-fn draw_of(kind: u32, lo: f64, hi: f64) -> f64 {
+fn draw_of(kind: u32, from: &JsValue, lo: f64, hi: f64) -> f64 {
     match kind {
-        LOW => lo,
+        LOW | PLAIN => lo,
         HIGH => high_draw(lo, hi),
-        _ => host_draw(kind, lo, hi),
+        _ => host_draw(from, kind, lo, hi),
     }
 }
 
 /// One draw of a JavaScript source, checked: `float(lo, hi)` must stay in
 /// `[lo, hi]`; a raw draw (`() => number`, `next()`) must be in `[0, 1]` and is
-/// scaled into the range. The extreme draws of [`bounds`] ([`LOW`], [`HIGH`])
+/// scaled into the range. The stand-in draws of [`bounds`] ([`LOW`], [`HIGH`])
 /// pass unchecked.
-fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
-    let x = draw_of(kind, lo, hi);
+fn host(kind: u32, sigil: bool, from: &JsValue, lo: f64, hi: f64) -> Checked<f64> {
+    let x = draw_of(kind, from, lo, hi);
     if kind >= LOW {
         return Ok(x);
     }
@@ -271,60 +315,96 @@ fn host(kind: u32, sigil: bool, lo: f64, hi: f64) -> Checked<f64> {
     }))
 }
 
-/// Validates the shape of `createBackoff` options from the input slots (fields
-/// [`arg`]): `core::options::curve` (an unknown option name, then steps or a
-/// curve, then `cap`). On success the register holds the shape
+/// Compiles `createBackoff` options (and the fluent policy's) in one call, in the
+/// original order of the checks: the fields in the input slots ([`arg`]; `steps` as its
+/// tag and its `length`), the steps in the step input ([`step_input`]: the first
+/// `min(length, MAX_STEPS)`), the seed's text in the text buffer. On success the policy
+/// area holds the compiled policy (its length: [`rec::HEADER`] plus [`rec::STEPS`]).
+/// Returns 0, or 1 with the error recorded (a step's names `steps[i]` and blames value 0,
+/// the step).
+#[wasm_bindgen]
+pub fn compile(fluent: bool) -> u32 {
+    let stepped = || get(rec::GROWTH) == f64::from(rec::STEPPED);
+    let r = (|| -> Checked<()> {
+        ok_status(compile_curve(fluent))?;
+        if stepped() {
+            ok_status(compile_steps(input(arg::STEPS).1))?;
+            let n = get(rec::STEPS) as u32;
+            for i in 0..n {
+                let at = 2 * i as usize;
+                let (tag, x) = STEP_INPUT
+                    .with(|s| (s.get(at).copied().unwrap_or(0.0), s.get(at + 1).copied().unwrap_or(f64::NAN)));
+                ok_status(compile_step(tag as u32, x, i))?;
+            }
+        }
+        ok_status(compile_shared(fluent))
+    })();
+    status(r)
+}
+
+fn ok_status(status: u32) -> Checked<()> {
+    if status == 0 { Ok(()) } else { Err(Failed) }
+}
+
+/// The first step of [`compile`]: the shape of `createBackoff` options from the input
+/// slots (fields [`arg`]), `core::options::curve` (an unknown option name, then steps
+/// or a curve, then `cap`). On success the policy area holds the shape
 /// ([`rec::GROWTH`]..[`rec::CAP`]). Returns 0, or 1 with the error recorded.
-#[wasm_bindgen(js_name = compileCurve)]
 pub fn compile_curve(fluent: bool) -> u32 {
-    let r = options::curve::<Failed>(fluent, &given).map(|shape| {
-        set(0, &shape);
+    let r = options::curve::<Failed>(fluent, &super::InputOptions).map(|s| {
+        let growth = if s.stepped { rec::STEPPED } else { s.growth.code() };
+        set(0, &[f64::from(growth), s.base, s.factor, s.max, s.cap]);
         set(rec::STEPS, &[0.0]);
     });
     status(r)
 }
 
-/// Checks `steps.length` (a number, else `NaN`; a Proxy may lie: anything but a
-/// number in `[0, 2^32 - 1]` counts as 0): 1 to `MAX_STEPS` steps, else a
-/// RangeError at once (no element is read). On success the register holds the count.
-#[wasm_bindgen(js_name = compileSteps)]
+/// A step of [`compile`]: checks `steps.length` (a number, else `NaN`; a Proxy may lie:
+/// anything but a number in `[0, 2^32 - 1]` counts as 0): 1 to `MAX_STEPS` steps, else a
+/// RangeError (no element is read). On success the policy area holds the count.
 pub fn compile_steps(length: f64) -> u32 {
     status(options::steps::<Failed>(length).map(|len| set(rec::STEPS, &[len as f64])))
 }
 
-/// Validates step `index` of `steps` (its tag and number, as a field of
-/// `compileCurve` crosses) into the register. Returns 0, or 1 with the error
-/// recorded (naming `steps[index]`; the value is value 0).
-#[wasm_bindgen(js_name = compileStep)]
+/// A step of [`compile`]: validates step `index` of `steps` (its tag and number, as a
+/// field crosses) into the policy area. Returns 0, or 1 with the error recorded (naming
+/// `steps[index]`; the value is value 0).
 pub fn compile_step(tag: u32, x: f64, index: u32) -> u32 {
     let i = (index as usize).min(MAX_STEPS - 1);
-    status(options::step::<Failed>(Given { tag, x }, index).map(|ms| set(rec::HEADER + i, &[ms])))
+    status(options::step::<Failed>(duration_of(tag, x), index).map(|ms| set(rec::HEADER + i, &[ms])))
 }
 
-/// Validates the options every shape takes, after `compileCurve` (and the
-/// steps), from the input slots: `core::options::shared` (`free`, `jitter`,
-/// `seed` — its text `String(seed)` in the text buffer —, `maxAttempts`,
-/// `random`). On success the register holds the whole compiled policy.
-/// Returns 0, or 1 with the error recorded.
-#[wasm_bindgen(js_name = compileShared)]
+/// The last step of [`compile`], after [`compile_curve`] (and the steps): the options
+/// every shape takes, from the input slots, `core::options::shared` (`free`, `jitter`,
+/// `seed` — its text `String(seed)` in the text buffer —, `maxAttempts`, `random`). On
+/// success the policy area holds the whole compiled policy. Returns 0, or 1 with the
+/// error recorded.
 pub fn compile_shared(fluent: bool) -> u32 {
-    let shape = [get(rec::GROWTH), get(rec::BASE), get(rec::FACTOR), get(rec::MAX), get(rec::CAP)];
-    let r = options::shared::<Failed>(fluent, &given, &shape).map(|(free, jitter, attempts, src)| {
+    let stepped = get(rec::GROWTH) == f64::from(rec::STEPPED);
+    let growth = Growth::from_code(get(rec::GROWTH) as u32).unwrap_or(Growth::Constant);
+    let shape = Shape {
+        stepped,
+        growth,
+        base: get(rec::BASE),
+        factor: get(rec::FACTOR),
+        max: get(rec::MAX),
+        cap: get(rec::CAP),
+    };
+    let r = options::shared::<Failed>(fluent, &super::InputOptions, &shape).map(|(free, jitter, attempts, src)| {
+        let src = source_code(src);
         let j = f64::from(jitter.code());
         set(rec::FREE, &[free, j, jitter.fraction(), f64::from(src), 0.0, 0.0, 0.0, 0.0, attempts]);
         set(rec::SIGIL, &[0.0]);
         if src == source::KEYED {
-            load_key(input(arg::SEED).1 as u32);
+            set(rec::KEY, &key_of(input(arg::SEED).1 as u32).words().map(f64::from));
         }
     });
     status(r)
 }
 
-/// Writes the words of the unfinished hash of `"<String(seed)> "` (the seed
-/// text in the text buffer, `len` code units) into the register's
-/// [`rec::KEY`] slots, for keyed draws (written there, not returned: no array
-/// on the stack of the callers).
+/// The unfinished hash of `"<String(seed)> "` (the seed text in the text buffer, `len`
+/// code units): the prefix of keyed draws.
 #[inline(never)]
-pub(crate) fn load_key(len: u32) {
-    set(rec::KEY, &super::seed_hash(len).update_units(&[u16::from(b' ')]).words().map(f64::from));
+pub(crate) fn key_of(len: u32) -> SeedHash {
+    super::seed_hash(len).update_units(&[u16::from(b' ')])
 }

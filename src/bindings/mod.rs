@@ -120,9 +120,10 @@ pub fn put_input(field: u32, tag: u32, x: f64) {
 
 // ------------------------------------------------------------------ errors
 
+use crate::core::curve::{Growth, Jitter};
 pub use crate::core::options::Kind;
 pub(crate) use crate::core::options::spec;
-use crate::core::options::{self, Given, Invalid};
+use crate::core::options::{self, Invalid, Opt, Source};
 
 /// Records [`kind::KEY_TEXT`] as the error class: the wrapper writes
 /// JavaScript's `String(attempt)` into the text buffer and calls `delay` again.
@@ -188,18 +189,133 @@ impl From<Invalid> for Failed {
     }
 }
 
-/// `core::options::number` with its error recorded: the number, or NaN (no
-/// check passes NaN).
-#[inline(never)]
-pub(crate) fn number(tag: u32, x: f64, spec: u32) -> f64 {
-    options::number::<Failed>(Given { tag, x }, spec).unwrap_or(f64::NAN)
+// ------------------------------------------------------------------ tagged values to Rust values
+
+/// A value that crosses as its number (`via::NUMBER`): a number, else of another type.
+#[inline(always)]
+pub(crate) fn number_of(tag: u32, x: f64) -> Opt<f64> {
+    match tag {
+        UNDEFINED => Opt::Absent,
+        NUMBER => Opt::Is(x),
+        _ => Opt::Wrong,
+    }
 }
 
-/// Field `field` of the call's table as the wrapper wrote it (see [`input`]).
+/// A duration (`via::DURATION`): a number, or text as the ms it reads as (NaN when it is
+/// none, and for text that reads as `Infinity`, which only a number may be: no bound).
 #[inline(always)]
-pub(crate) fn given(field: u32) -> Given {
-    let (tag, x) = input(field);
-    Given { tag, x }
+pub(crate) fn duration_of(tag: u32, x: f64) -> Opt<f64> {
+    match tag {
+        UNDEFINED => Opt::Absent,
+        NUMBER => Opt::Is(x),
+        STRING => Opt::Is(if x == f64::INFINITY { f64::NAN } else { x }),
+        _ => Opt::Wrong,
+    }
+}
+
+/// `createBackoff`'s options as the wrapper wrote them into the input slots (fields
+/// [`arg`], each a tag and the number of its `via`), as Rust values: each converted where
+/// a check reads it, the one conversion.
+pub(crate) struct InputOptions;
+
+fn t(f: u32) -> u32 {
+    input(f).0
+}
+
+fn x(f: u32) -> f64 {
+    input(f).1
+}
+
+impl options::Given for InputOptions {
+    fn unknown(&self) -> bool {
+        t(arg::NAME) != UNDEFINED
+    }
+    fn base(&self) -> Opt<f64> {
+        duration_of(t(arg::BASE), x(arg::BASE))
+    }
+    fn growth(&self) -> Opt<Growth> {
+        match (t(arg::GROWTH), x(arg::GROWTH)) {
+            (UNDEFINED, _) => Opt::Absent,
+            (STRING, g) if g >= 0.0 => Growth::from_code(g as u32).map_or(Opt::Wrong, Opt::Is),
+            _ => Opt::Wrong,
+        }
+    }
+    fn factor(&self) -> Opt<f64> {
+        number_of(t(arg::FACTOR), x(arg::FACTOR))
+    }
+    fn max(&self) -> Opt<f64> {
+        duration_of(t(arg::MAX), x(arg::MAX))
+    }
+    fn cap(&self) -> Opt<f64> {
+        duration_of(t(arg::CAP), x(arg::CAP))
+    }
+    fn steps(&self) -> Opt<()> {
+        match t(arg::STEPS) {
+            UNDEFINED => Opt::Absent,
+            ARRAY => Opt::Is(()),
+            _ => Opt::Wrong,
+        }
+    }
+    fn free(&self) -> Opt<f64> {
+        number_of(t(arg::FREE), x(arg::FREE))
+    }
+    fn jitter(&self) -> Opt<Jitter> {
+        match (t(arg::JITTER), x(arg::JITTER)) {
+            (UNDEFINED, _) => Opt::Absent,
+            (NUMBER, f) => Opt::Is(Jitter::Spread(f)),
+            (STRING, code) if code >= f64::from(crate::boundary::jitter::FULL) => {
+                Jitter::from_code(code as u32, 0.0).map_or(Opt::Wrong, Opt::Is)
+            }
+            _ => Opt::Wrong,
+        }
+    }
+    fn seed(&self) -> Opt<()> {
+        match t(arg::SEED) {
+            UNDEFINED => Opt::Absent,
+            STRING | NUMBER => Opt::Is(()),
+            _ => Opt::Wrong,
+        }
+    }
+    fn random(&self) -> Opt<Source> {
+        match (t(arg::RANDOM), x(arg::RANDOM)) {
+            (UNDEFINED, _) => Opt::Absent,
+            (_, -1.0) => Opt::Is(Source::Seeded),
+            (FUNCTION, _) => Opt::Is(Source::Function),
+            (OBJECT | ARRAY, tags) => {
+                // The tag of its `float` times 16 plus the tag of its `next` (`via::SOURCE`).
+                let tags = if tags > 0.0 { tags as u32 } else { 0 };
+                if tags >> 4 == FUNCTION {
+                    Opt::Is(Source::Float)
+                } else if tags & 15 == FUNCTION {
+                    Opt::Is(Source::Next)
+                } else {
+                    Opt::Wrong
+                }
+            }
+            _ => Opt::Wrong,
+        }
+    }
+    fn attempts(&self) -> Opt<f64> {
+        number_of(t(arg::ATTEMPTS), x(arg::ATTEMPTS))
+    }
+}
+
+/// The draw source code of the compiled policy ([`source`]) for a [`Source`].
+pub(crate) fn source_code(s: Source) -> u32 {
+    match s {
+        Source::System | Source::Next => source::NEXT,
+        Source::Keyed => source::KEYED,
+        Source::Seeded => source::SEEDED,
+        Source::Function => source::FUNCTION,
+        Source::Float => source::FLOAT,
+    }
+}
+
+/// `core::options::number` of a tagged value with its error recorded: the number, or
+/// NaN (no check passes NaN).
+#[inline(never)]
+pub(crate) fn number(tag: u32, x: f64, spec: u32) -> f64 {
+    options::number::<Failed>(number_of(tag, x), spec).unwrap_or(f64::NAN)
 }
 
 /// The result of [`number`] as a [`Checked`] (NaN: failed).

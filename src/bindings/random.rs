@@ -1,5 +1,5 @@
-//! `backoff-wasm/random` (docs/API.md section 3): the seeded stream that is "loaded"
-//! in wasm, and the checks of `createRandom`, `restoreRandom`, `int`, `float`
+//! `backoff-wasm/random` (docs/API.md section 3): the draws of a seeded stream whose
+//! words the wrapper hands each call (the stream area), and the checks of `createRandom`, `restoreRandom`, `int`, `float`
 //! and of a policy's schedule length.
 
 use wasm_bindgen::prelude::*;
@@ -57,39 +57,47 @@ pub fn check_items(of: u32, tag: u32, length: f64) -> u32 {
     status(r)
 }
 
-/// The state of the one seeded stream that is "loaded" in wasm. Every seeded
-/// stream's state is owned by its JS object (four u32 words); the wrapper loads
-/// a stream's words here before drawing and saves them back when another
-/// stream takes its place (js/policy/streams.ts). So no wasm memory is allocated per
-/// stream: nothing to free, nothing to leak (wasm is single-threaded).
-pub(crate) static CURRENT: Static<Sfc32> = Static::new(Sfc32::from_words([0; 4]));
+/// The stream area: a seeded stream's four state words (`Sfc32` is `repr(transparent)`
+/// over them). Each stream's state is owned by its JS object; a call that draws from a
+/// stream reads the words the wrapper wrote here right before it and writes them back
+/// after its draws (its result for the stream, which the wrapper copies into the stream's
+/// own words). No wasm memory is allocated per stream: nothing to free, nothing to leak.
+static STREAM: Static<Sfc32> = Static::new(Sfc32::from_words([0; 4]));
 
-/// Loads the stream for the seed text in the text buffer (`len` UTF-16 code
-/// units of `String(seed)`).
+/// A draw in `[lo, hi]` of the stream in the stream area, which then holds the stream after it.
+pub(crate) fn draw_float(lo: f64, hi: f64) -> f64 {
+    STREAM.with(|g| g.float(lo, hi))
+}
+
+/// Writes a stream's state into the stream area (a call's result for the stream).
+pub(crate) fn set_stream(g: Sfc32) {
+    STREAM.with(|s| *s = g);
+}
+
+/// Writes the state of the stream for the seed text in the text buffer (`len` UTF-16
+/// code units of `String(seed)`) into the stream area.
 #[wasm_bindgen(js_name = streamSeed)]
 pub fn stream_seed(len: u32) {
-    CURRENT.with(|g| *g = Sfc32::from_words(super::seed_hash(len).finish()));
+    set_stream(Sfc32::from_words(super::seed_hash(len).finish()));
 }
 
-/// Address of the loaded stream's state: four `u32` words (`Sfc32` is
-/// `repr(transparent)` over them). The wrapper saves a stream by reading them
-/// and loads one by writing them, in place (js/policy/streams.ts): no call per word,
-/// so a delay of a policy whose stream was not the loaded one is still one call.
+/// Address of the stream area: four `u32` words, which the wrapper writes before a call
+/// that draws from a stream and reads after it, in place (no call per word).
 #[wasm_bindgen(js_name = streamState)]
 pub fn stream_state() -> u32 {
-    CURRENT.0.get() as u32
+    STREAM.0.get() as u32
 }
 
-/// Loads a stream from its four state words (for the wasm tests; the wrapper
-/// writes them at [`stream_state`]).
+/// Writes a stream's four state words into the stream area (for the wasm tests; the
+/// wrapper writes them at [`stream_state`]).
 pub fn stream_load(a: u32, b: u32, c: u32, d: u32) {
-    CURRENT.with(|g| *g = Sfc32::from_words([a, b, c, d]));
+    set_stream(Sfc32::from_words([a, b, c, d]));
 }
 
-/// State word `i` (0..=3, taken modulo 4) of the loaded stream (for the wasm
-/// tests; the wrapper reads them at [`stream_state`]).
+/// State word `i` (0..=3, taken modulo 4) in the stream area (for the wasm tests; the
+/// wrapper reads them at [`stream_state`]).
 pub fn stream_word(i: u32) -> u32 {
-    let [a, b, c, d] = CURRENT.with(|g| g.words());
+    let [a, b, c, d] = STREAM.with(|g| g.words());
     match i & 3 {
         0 => a,
         1 => b,
@@ -98,10 +106,11 @@ pub fn stream_word(i: u32) -> u32 {
     }
 }
 
-/// Next draw in `[0, 1)` of the loaded stream.
+/// The next draw in `[0, 1)` of the stream in the stream area, whose words then hold the
+/// stream after the draw.
 #[wasm_bindgen(js_name = streamNext)]
 pub fn stream_next() -> f64 {
-    CURRENT.with(|g| g.next())
+    STREAM.with(|g| g.next())
 }
 
 /// Checks `state.words` (value 0) of `restoreRandom` and `RANDOM_STATE_SCHEMA`

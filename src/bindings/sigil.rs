@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{
     Checked, Kind, T,
-    backoff::{load_key, rec, set, source},
+    backoff::{key_of, rec, run, set, source},
     fail, input, is_object, number, ok, seed_and_random, spec,
     tags::*,
 };
@@ -31,15 +31,16 @@ fn or_default(tag: u32, x: f64, default: f64) -> (u32, f64) {
 /// `boundary::sigil_arg`), `nextDelayMs`'s attempt (unless `schedule`) and the
 /// options in the original order (attempt, options, option names — a string
 /// `NAME` when the wrapper found an unknown one —, `baseDelayMs`, `maxDelayMs`,
-/// `jitter`, `random` — 1 when it is a `seededRandom` function, whose stream
-/// the wrapper loaded —, `seed` — its text in the text buffer —, and for a
-/// schedule `maxAttempts`), compiles Sigil's policy into the register
-/// (exponential, factor 2, ceiling `maxDelayMs`, subtract-only jitter, draws
-/// from `random` or keyed by `seed`) and answers the delay of retry `attempt`
-/// (`backoff::delay`), or for a schedule the number of attempts. NaN with the
+/// `jitter`, `random` — 1 when it is a `seededRandom` function, whose stream's
+/// words the wrapper wrote into the stream area —, `seed` — its text in the text
+/// buffer —, and for a schedule `maxAttempts`), makes Sigil's policy (exponential,
+/// factor 2, ceiling `maxDelayMs`, subtract-only jitter, draws from `random` —
+/// `from`, for a JavaScript one — or keyed by `seed`) and answers the delay of retry
+/// `attempt` (as `backoff::delay_from` does), or for a schedule the number of
+/// attempts, with the compiled policy in the policy area (its header). NaN with the
 /// error recorded (a bad draw blames value 0 as `delay` does).
-#[wasm_bindgen]
-pub fn sigil(schedule: bool) -> f64 {
+#[wasm_bindgen(js_name = sigil)]
+pub fn sigil_from(schedule: bool, from: &JsValue) -> f64 {
     let (attempt_tag, attempt) = input(SIGIL_ATTEMPT);
     let (options_tag, _) = input(SIGIL_OPTIONS);
     let ((base_tag, base), (max_tag, max), (jitter_tag, jitter)) =
@@ -91,14 +92,21 @@ pub fn sigil(schedule: bool) -> f64 {
         } else {
             source::FUNCTION
         };
+        // Sigil's compiled policy, into the policy area: the schedule's answer, and what
+        // this call's own delay runs.
         let subtract = f64::from(Jitter::Subtract(jitter).code());
         let growth = f64::from(Growth::Exponential.code());
         set(0, &[growth, base, 2.0, max, f64::INFINITY, 0.0, subtract, jitter, f64::from(src), 0.0, 0.0, 0.0, 0.0]);
         set(rec::ATTEMPTS, &[attempts, 0.0, 1.0]);
         if keyed {
-            load_key(seed_len);
+            set(rec::KEY, &key_of(seed_len).words().map(f64::from));
         }
-        Ok(if schedule { attempts } else { super::backoff::delay_at(attempt, 0) })
+        Ok(if schedule { attempts } else { run(attempt, 0, 0, from) })
     })();
     r.unwrap_or(f64::NAN)
+}
+
+/// [`sigil_from`] with no JavaScript source (for the wasm tests, whose host draw is NaN).
+pub fn sigil(schedule: bool) -> f64 {
+    sigil_from(schedule, &JsValue::UNDEFINED)
 }

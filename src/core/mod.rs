@@ -6,10 +6,11 @@
 //! - [`policy`]: the compiled policy, where every delay is composed;
 //! - [`duration`]: duration text (docs/API.md section 4);
 //! - [`check`]: option validation shared by every surface;
-//! - [`options`]: option values as given (tag and number), checked with the
-//!   original precedence, for the wasm bindings and the native API alike;
+//! - [`options`]: option values as Rust values, checked with the original
+//!   precedence, for the wasm bindings and the native API alike;
 //! - [`wording`]: every option name and expected wording of an error, by id;
-//! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for `backoff-wasm/retry`.
+//! - [`http_date`]: `Retry-After` and HTTP-date (RFC 9110), for the native API's
+//!   `retry_after_ms` (the same answers as `backoff-wasm/retry`'s JavaScript reader).
 
 pub mod check;
 pub mod curve;

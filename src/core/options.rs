@@ -1,27 +1,56 @@
-//! The validation of option values as they are given — each a type tag
-//! (`boundary::tags`) and a number — with the precedence of the original
-//! libraries: `createBackoff`'s and the fluent policy's ([`curve`], [`steps`],
-//! [`step`], [`shared`]), and the number checks every surface uses
-//! ([`number`], [`duration`]). One validation, one wording: the wasm bindings
-//! record an [`Invalid`] in the result slots (the JS wrapper builds the
-//! message), the native API (`crate::api`) turns it into its `Error`; both
-//! read the same `core::wording` texts.
+//! Option validation with the original precedence, shared by the wasm bindings
+//! and the native API: `createBackoff`'s and the fluent policy's options ([`curve`],
+//! [`steps`], [`step`], [`shared`]), and the number checks every surface uses
+//! ([`number`], [`duration`]). The options are Rust values ([`Options`], each an
+//! [`Opt`]): the wasm bindings convert what JavaScript gave into them once, the
+//! native API builds them from its builder. One validation, one wording: the wasm
+//! bindings record an [`Invalid`] in the result slots (the JS wrapper builds the
+//! message), the native API turns it into its `Error`; both read the same
+//! `core::wording` texts.
 
 use super::check;
 use super::curve::{Growth, Jitter};
 use super::policy::MAX_STEPS;
 use super::wording::T;
-use crate::boundary::{arg, kind, rec::STEPPED, source, tags::*};
+
+/// The options' places, in the order an error's blamed value is numbered (the wasm
+/// boundary's field table, `boundary::BACKOFF_FIELDS`, lists them in this order).
+pub mod field {
+    /// `base` (`interval` for the fluent policy).
+    pub const BASE: u32 = 0;
+    /// `growth`.
+    pub const GROWTH: u32 = 1;
+    /// `factor`.
+    pub const FACTOR: u32 = 2;
+    /// `max`, the ceiling before jitter.
+    pub const MAX: u32 = 3;
+    /// `cap`, the hard bound after jitter.
+    pub const CAP: u32 = 4;
+    /// `steps`.
+    pub const STEPS: u32 = 5;
+    /// `free`.
+    pub const FREE: u32 = 6;
+    /// `jitter`.
+    pub const JITTER: u32 = 7;
+    /// `random`.
+    pub const RANDOM: u32 = 8;
+    /// `seed`.
+    pub const SEED: u32 = 9;
+    /// `maxAttempts`.
+    pub const ATTEMPTS: u32 = 10;
+    /// The first option name that is not one.
+    pub const NAME: u32 = 11;
+}
 
 /// Error classes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
     /// `RangeError`: a value of the right type out of range.
-    Range = kind::RANGE as isize,
+    Range = 0,
     /// `TypeError`: a value of the wrong type, or options that exclude each other.
-    Type = kind::TYPE as isize,
+    Type = 1,
     /// `SigilError` (`code: "invalid_argument"`): any bad Sigil input.
-    Sigil = kind::SIGIL as isize,
+    Sigil = 2,
 }
 
 /// One error's description as one number: its class (bits 0-1), the index of
@@ -48,12 +77,12 @@ impl Invalid {
         Invalid { spec, index: -1.0 }
     }
 
-    /// Its class: a [`kind`] code.
+    /// Its class: a [`Kind`] as a number.
     pub const fn kind(&self) -> u32 {
         self.spec & 3
     }
 
-    /// The index of the blamed field in its table (`boundary::BACKOFF_FIELDS`, …).
+    /// The index of the blamed field ([`field`]).
     pub const fn field(&self) -> u32 {
         self.spec >> 2 & 0xf
     }
@@ -74,23 +103,139 @@ impl Invalid {
 /// result slots, made at the failing check so that no [`Invalid`] travels).
 pub type Checked<V, E = Invalid> = Result<V, E>;
 
-/// One value as given: its type tag and its number (a duration's ms, a
-/// string's code, …: `boundary::via`).
+/// An option as given: left out, a value of the type the option takes (for a
+/// duration, its ms: a number, or what duration text reads as, NaN when it is none),
+/// or a value of another type (a TypeError at its turn among the checks).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Given {
-    /// Its type tag (`boundary::tags`).
-    pub tag: u32,
-    /// Its number.
-    pub x: f64,
+pub enum Opt<V> {
+    /// Left out.
+    Absent,
+    /// A value of the option's type.
+    Is(V),
+    /// A value of another type.
+    Wrong,
 }
 
-impl Given {
-    /// An option left out.
-    pub const ABSENT: Given = Given { tag: UNDEFINED, x: f64::NAN };
+/// Where the draws of a policy's jitter come from (the `random` and `seed` options).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// No `random` and no `seed`: the default system stream.
+    System,
+    /// Keyed draws from `seed`: a pure function of (seed, attempt).
+    Keyed,
+    /// A seeded stream of this package.
+    Seeded,
+    /// A JavaScript `() => number` (draws in `[0, 1]`).
+    Function,
+    /// An object's `float(min, max)` (draws in `[min, max]`).
+    Float,
+    /// An object's `next()` (draws in `[0, 1]`).
+    Next,
+}
 
-    /// A number.
-    pub const fn number(x: f64) -> Given {
-        Given { tag: NUMBER, x }
+/// `createBackoff`'s options (and the fluent policy's) as Rust values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// An option name that is not one was given.
+    pub unknown: bool,
+    /// `base`, ms.
+    pub base: Opt<f64>,
+    /// `growth` (`Wrong` also for a string that is not a growth's name).
+    pub growth: Opt<Growth>,
+    /// `factor`.
+    pub factor: Opt<f64>,
+    /// `max`, ms (a number `Infinity` is no ceiling).
+    pub max: Opt<f64>,
+    /// `cap`, ms (a number `Infinity` is no cap).
+    pub cap: Opt<f64>,
+    /// `steps`: whether it is a list (its length and elements are checked by
+    /// [`steps`] and [`step`]).
+    pub steps: Opt<()>,
+    /// `free`.
+    pub free: Opt<f64>,
+    /// `jitter`: a number as `Jitter::Spread` of it (unchecked), a kind by its name
+    /// (`Wrong` also for a string that is not one).
+    pub jitter: Opt<Jitter>,
+    /// `seed` (a string or a number).
+    pub seed: Opt<()>,
+    /// `random` (`Wrong`: not a source).
+    pub random: Opt<Source>,
+    /// `maxAttempts`.
+    pub attempts: Opt<f64>,
+}
+
+impl Options {
+    /// Every option left out.
+    pub const NONE: Options = Options {
+        unknown: false,
+        base: Opt::Absent,
+        growth: Opt::Absent,
+        factor: Opt::Absent,
+        max: Opt::Absent,
+        cap: Opt::Absent,
+        steps: Opt::Absent,
+        free: Opt::Absent,
+        jitter: Opt::Absent,
+        seed: Opt::Absent,
+        random: Opt::Absent,
+        attempts: Opt::Absent,
+    };
+}
+
+/// Options as the checks read them, one at a time ([`Options`] holds them; the wasm
+/// bindings read each from what JavaScript wrote, converting it where it is read).
+#[allow(missing_docs)]
+pub trait Given {
+    fn unknown(&self) -> bool;
+    fn base(&self) -> Opt<f64>;
+    fn growth(&self) -> Opt<Growth>;
+    fn factor(&self) -> Opt<f64>;
+    fn max(&self) -> Opt<f64>;
+    fn cap(&self) -> Opt<f64>;
+    fn steps(&self) -> Opt<()>;
+    fn free(&self) -> Opt<f64>;
+    fn jitter(&self) -> Opt<Jitter>;
+    fn seed(&self) -> Opt<()>;
+    fn random(&self) -> Opt<Source>;
+    fn attempts(&self) -> Opt<f64>;
+}
+
+impl Given for Options {
+    fn unknown(&self) -> bool {
+        self.unknown
+    }
+    fn base(&self) -> Opt<f64> {
+        self.base
+    }
+    fn growth(&self) -> Opt<Growth> {
+        self.growth
+    }
+    fn factor(&self) -> Opt<f64> {
+        self.factor
+    }
+    fn max(&self) -> Opt<f64> {
+        self.max
+    }
+    fn cap(&self) -> Opt<f64> {
+        self.cap
+    }
+    fn steps(&self) -> Opt<()> {
+        self.steps
+    }
+    fn free(&self) -> Opt<f64> {
+        self.free
+    }
+    fn jitter(&self) -> Opt<Jitter> {
+        self.jitter
+    }
+    fn seed(&self) -> Opt<()> {
+        self.seed
+    }
+    fn random(&self) -> Opt<Source> {
+        self.random
+    }
+    fn attempts(&self) -> Opt<f64> {
+        self.attempts
     }
 }
 
@@ -121,12 +266,13 @@ fn holds(expected: u32, x: f64) -> bool {
     }
 }
 
-/// A number checked by the check of `spec`'s wording (`holds`). A
-/// non-number is a TypeError (SigilError for Sigil), a bad number the class of `spec`.
+/// A number checked by the check of `spec`'s wording (`holds`). Anything but a
+/// number is a TypeError (SigilError for Sigil), a bad number the class of `spec`.
 #[inline(always)]
-pub fn number<E: From<Invalid>>(g: Given, spec: u32) -> Checked<f64, E> {
-    match number_error(g, spec) {
-        0 => Ok(g.x),
+pub fn number<E: From<Invalid>>(g: Opt<f64>, spec: u32) -> Checked<f64, E> {
+    let (is, x) = if let Opt::Is(x) = g { (true, x) } else { (false, f64::NAN) };
+    match number_error(is, x, spec) {
+        0 => Ok(x),
         e => Err(E::from(Invalid::of(e))),
     }
 }
@@ -134,231 +280,206 @@ pub fn number<E: From<Invalid>>(g: Given, spec: u32) -> Checked<f64, E> {
 /// [`number`]'s check: 0, or the error's [`spec`] (never 0: every wording of a
 /// check has a non-zero id). A plain number, so that no `Result` goes through memory.
 #[inline(never)]
-fn number_error(g: Given, spec: u32) -> u32 {
-    if g.tag != NUMBER {
+fn number_error(is: bool, x: f64, spec: u32) -> u32 {
+    if !is {
         let k = if spec & 3 == Kind::Sigil as u32 { Kind::Sigil } else { Kind::Type };
         return spec & !3 | k as u32;
-    }
-    if holds(spec >> 13 & 0x7f, g.x) { 0 } else { spec }
+    };
+    if holds(spec >> 13 & 0x7f, x) { 0 } else { spec }
 }
 
-/// A `DurationInput` option as ms, checked by the check of `spec`'s wording: for
-/// a string the number is its parse result (`NaN` when it is not a duration),
-/// for a number the number; any other type is a TypeError, a bad value a
-/// RangeError (`spec`'s class is ignored). `index`: a list element's, or -1.
+/// A duration option as ms, checked by the check of `spec`'s wording: a value of
+/// another type (or left out) is a TypeError, a bad value a RangeError (`spec`'s class
+/// is ignored). `index`: a list element's, or -1.
 #[inline(always)]
-pub fn duration<E: From<Invalid>>(g: Given, spec: u32, index: f64) -> Checked<f64, E> {
-    match duration_error(g, spec) {
-        0 => Ok(g.x),
+pub fn duration<E: From<Invalid>>(g: Opt<f64>, spec: u32, index: f64) -> Checked<f64, E> {
+    let (is, x) = if let Opt::Is(x) = g { (true, x) } else { (false, f64::NAN) };
+    match duration_error(is, x, spec) {
+        0 => Ok(x),
         e => Err(E::from(Invalid { spec: e, index })),
     }
 }
 
 /// [`duration`]'s check: 0, or the error's [`spec`] (see [`number_error`]).
 #[inline(never)]
-fn duration_error(g: Given, spec: u32) -> u32 {
+fn duration_error(is: bool, x: f64, spec: u32) -> u32 {
     let spec = spec & !3;
-    if g.tag != STRING && g.tag != NUMBER {
+    if !is {
         return spec | Kind::Type as u32;
-    }
-    if holds(spec >> 13 & 0x7f, g.x) { 0 } else { spec | Kind::Range as u32 }
+    };
+    if holds(spec >> 13 & 0x7f, x) { 0 } else { spec | Kind::Range as u32 }
 }
 
-/// The fields of `createBackoff` (and the fluent policy), by [`arg`] index.
-pub type Fields = [Given; arg::COUNT];
-
-/// A reader of the fields (the wasm bindings read the input slots in place).
-pub trait Read: Fn(u32) -> Given {}
-impl<F: Fn(u32) -> Given> Read for F {}
-
-/// The shape of a compiled policy: growth code (or `rec::STEPPED`), base,
-/// factor, ceiling (`max`) and hard cap, ms.
-pub type Shape = [f64; 5];
+/// The shape of a compiled policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    /// A list of steps (the curve's fields are then unused: base 0, factor 1, no ceiling).
+    pub stepped: bool,
+    /// The growth (`Constant` for steps).
+    pub growth: Growth,
+    /// The first wait, ms.
+    pub base: f64,
+    /// The exponential factor.
+    pub factor: f64,
+    /// The ceiling before jitter (`max`), ms; `Infinity` when absent.
+    pub max: f64,
+    /// The hard bound after jitter (`cap`), ms; `Infinity` when absent.
+    pub cap: f64,
+}
 
 /// Validates the shape of `createBackoff` options (docs/API.md sections 2 and
-/// 5), the first step: an unknown option name ([`arg::NAME`] given: the
-/// wrapper found one), then steps (excluding every curve option but `cap`; an
-/// array, whose length [`steps`] then checks and whose elements [`step`]
-/// checks) or a curve (`base` given and a duration, `growth`, `factor` only for
-/// exponential, `max` >= base), then `cap` (>= base). `fluent`: the base is
+/// 5), the first step: an unknown option name, then steps (excluding every curve
+/// option but `cap`; a list, whose length [`steps`] then checks and whose elements
+/// [`step`] checks) or a curve (`base` given and a duration, `growth`, `factor` only
+/// for exponential, `max` >= base), then `cap` (>= base). `fluent`: the base is
 /// called `interval`.
-pub fn curve<E: From<Invalid>>(fluent: bool, f: &impl Read) -> Checked<Shape, E> {
-    if f(arg::NAME).tag != UNDEFINED {
-        return Err(E::from(Invalid::of(spec(Kind::Type, T::OptionName, T::BackoffNames, arg::NAME))));
+pub fn curve<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
+    if o.unknown() {
+        return Err(E::from(Invalid::of(spec(Kind::Type, T::OptionName, T::BackoffNames, field::NAME))));
     }
-    let [g, base, factor, max] = shape::<E>(fluent, f)?;
-    let floor = if g == f64::from(STEPPED) { 0.0 } else { base };
-    let cap = bound::<E>(f(arg::CAP), T::Cap, floor, arg::CAP)?;
-    Ok([g, base, factor, max, cap])
+    let mut shape = shape::<E>(fluent, o)?;
+    let floor = if shape.stepped { 0.0 } else { shape.base };
+    shape.cap = bound::<E>(o.cap(), T::Cap, floor, field::CAP)?;
+    Ok(shape)
 }
 
 /// An optional bound (`max` or `cap`): absent or `Infinity` is unbounded, else a duration >= `floor`.
-fn bound<E: From<Invalid>>(g: Given, name: T, floor: f64, field: u32) -> Checked<f64, E> {
-    if g.tag == UNDEFINED || (g.tag == NUMBER && g.x == f64::INFINITY) {
+fn bound<E: From<Invalid>>(g: Opt<f64>, name: T, floor: f64, at: u32) -> Checked<f64, E> {
+    if matches!(g, Opt::Absent | Opt::Is(f64::INFINITY)) {
         return Ok(f64::INFINITY);
     }
-    let m = duration::<E>(g, spec(Kind::Range, name, T::DelayMs, field), -1.0)?;
-    check::ceiling(m, floor).map_err(|_| E::from(Invalid::of(spec(Kind::Range, name, T::Ceiling, field))))
+    let m = duration::<E>(g, spec(Kind::Range, name, T::DelayMs, at), -1.0)?;
+    check::ceiling(m, floor).map_err(|_| E::from(Invalid::of(spec(Kind::Range, name, T::Ceiling, at))))
 }
 
-fn shape<E: From<Invalid>>(fluent: bool, f: &impl Read) -> Checked<[f64; 4], E> {
+fn shape<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
     let base_name = if fluent { T::Interval } else { T::Base };
-    let at = f;
-    let (base, growth, factor, max) = (at(arg::BASE), at(arg::GROWTH), at(arg::FACTOR), at(arg::MAX));
-    if at(arg::STEPS).tag != UNDEFINED {
+    if o.steps() != Opt::Absent {
         // The first curve option given (a chain of constants, no table on the stack).
-        let given = if base.tag != UNDEFINED {
-            Some((T::Base, arg::BASE))
-        } else if growth.tag != UNDEFINED {
-            Some((T::Growth, arg::GROWTH))
-        } else if factor.tag != UNDEFINED {
-            Some((T::Factor, arg::FACTOR))
-        } else if max.tag != UNDEFINED {
-            Some((T::Max, arg::MAX))
+        let first = if o.base() != Opt::Absent {
+            Some((T::Base, field::BASE))
+        } else if o.growth() != Opt::Absent {
+            Some((T::Growth, field::GROWTH))
+        } else if o.factor() != Opt::Absent {
+            Some((T::Factor, field::FACTOR))
+        } else if o.max() != Opt::Absent {
+            Some((T::Max, field::MAX))
         } else {
             None
         };
-        if let Some((name, a)) = given {
-            return Err(E::from(Invalid::of(spec(Kind::Type, name, T::LeftOutWithSteps, a))));
+        if let Some((name, at)) = first {
+            return Err(E::from(Invalid::of(spec(Kind::Type, name, T::LeftOutWithSteps, at))));
         }
-        if at(arg::STEPS).tag != ARRAY {
-            return Err(E::from(Invalid::of(spec(Kind::Type, T::Steps, T::StepsExpected, arg::STEPS))));
+        if o.steps() == Opt::Wrong {
+            return Err(E::from(Invalid::of(spec(Kind::Type, T::Steps, T::StepsExpected, field::STEPS))));
         }
-        return Ok([f64::from(STEPPED), 0.0, 1.0, f64::INFINITY]);
+        let (growth, base, factor, max, cap) = (Growth::Constant, 0.0, 1.0, f64::INFINITY, f64::INFINITY);
+        return Ok(Shape { stepped: true, growth, base, factor, max, cap });
     }
-    if base.tag == UNDEFINED {
+    if o.base() == Opt::Absent {
         // A fluent interval has no steps to give instead: what it must be.
         let expected = if fluent { T::DelayMs } else { T::GivenOrSteps };
-        return Err(E::from(Invalid::of(spec(Kind::Type, base_name, expected, arg::BASE))));
+        return Err(E::from(Invalid::of(spec(Kind::Type, base_name, expected, field::BASE))));
     }
-    let base = duration::<E>(base, spec(Kind::Range, base_name, T::DelayMs, arg::BASE), -1.0)?;
-    let kind = if growth.tag == UNDEFINED {
-        Growth::Exponential
-    } else {
-        let known = if growth.tag == STRING && growth.x >= 0.0 { Growth::from_code(growth.x as u32) } else { None };
-        known.ok_or_else(|| E::from(Invalid::of(spec(Kind::Type, T::Growth, T::GrowthNames, arg::GROWTH))))?
+    let base = duration::<E>(o.base(), spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
+    let growth = match o.growth() {
+        Opt::Absent => Growth::Exponential,
+        Opt::Is(g) => g,
+        Opt::Wrong => return Err(E::from(Invalid::of(spec(Kind::Type, T::Growth, T::GrowthNames, field::GROWTH)))),
     };
-    let factor_given = factor.tag != UNDEFINED;
+    let factor_given = o.factor() != Opt::Absent;
     let factor = if factor_given {
-        number::<E>(factor, spec(Kind::Range, T::Factor, T::FactorExpected, arg::FACTOR))?
+        number::<E>(o.factor(), spec(Kind::Range, T::Factor, T::FactorExpected, field::FACTOR))?
     } else {
         2.0
     };
-    if kind != Growth::Exponential && factor_given {
-        return Err(E::from(Invalid::of(spec(Kind::Type, T::Factor, T::FactorUnlessExponential, arg::FACTOR))));
+    if growth != Growth::Exponential && factor_given {
+        return Err(E::from(Invalid::of(spec(Kind::Type, T::Factor, T::FactorUnlessExponential, field::FACTOR))));
     }
-    let max = bound::<E>(max, T::Max, base, arg::MAX)?;
-    Ok([f64::from(kind.code()), base, factor, max])
+    let max = bound::<E>(o.max(), T::Max, base, field::MAX)?;
+    Ok(Shape { stepped: false, growth, base, factor, max, cap: f64::INFINITY })
 }
 
-/// `steps.length` as the array reports it (a Proxy may lie: anything but a
+/// `steps.length` as the list reports it (a Proxy may lie: anything but a
 /// number in `[0, 2^32 - 1]`, truncated, counts as 0): 1 to [`MAX_STEPS`] steps.
 pub fn steps<E: From<Invalid>>(length: f64) -> Checked<usize, E> {
     let len = if (0.0..=f64::from(u32::MAX)).contains(&length) { length as u32 as usize } else { 0 };
     if len == 0 || len > MAX_STEPS {
-        return Err(E::from(Invalid::of(spec(Kind::Range, T::Steps, T::StepsExpected, arg::STEPS))));
+        return Err(E::from(Invalid::of(spec(Kind::Range, T::Steps, T::StepsExpected, field::STEPS))));
     }
     Ok(len)
 }
 
 /// Step `index` of `steps`: a duration (the error names `steps[index]` and
 /// blames value 0, the step).
-pub fn step<E: From<Invalid>>(g: Given, index: u32) -> Checked<f64, E> {
+pub fn step<E: From<Invalid>>(g: Opt<f64>, index: u32) -> Checked<f64, E> {
     duration::<E>(g, spec(Kind::Range, T::Steps, T::DelayMs, 0), f64::from(index))
 }
 
-/// `jitter`: a number in `[0, 1]` (0 is none) or the code of a kind (3
-/// "full", 4 "equal", 5 "decorrelated": `Jitter::code`; -1 another string).
-fn jitter_of_option<E: From<Invalid>>(g: Given) -> Checked<Jitter, E> {
-    if g.tag == UNDEFINED {
-        return Ok(Jitter::None);
-    }
-    if g.tag == NUMBER {
-        let f = check::fraction(g.x)
-            .map_err(|_| E::from(Invalid::of(spec(Kind::Range, T::Jitter, T::JitterExpected, arg::JITTER))))?;
-        return Ok(if f == 0.0 { Jitter::None } else { Jitter::Spread(f) });
-    }
-    match (g.tag, g.x) {
-        (STRING, 3.0) => Ok(Jitter::Full),
-        (STRING, 4.0) => Ok(Jitter::Equal),
-        (STRING, 5.0) => Ok(Jitter::Decorrelated),
-        _ => Err(E::from(Invalid::of(spec(Kind::Type, T::Jitter, T::JitterExpected, arg::JITTER)))),
+/// `jitter`: a fraction in `[0, 1]` (0 is none) or a kind.
+fn jitter_of_option<E: From<Invalid>>(g: Opt<Jitter>) -> Checked<Jitter, E> {
+    match g {
+        Opt::Absent => Ok(Jitter::None),
+        Opt::Is(Jitter::Spread(x)) => {
+            let f = check::fraction(x)
+                .map_err(|_| E::from(Invalid::of(spec(Kind::Range, T::Jitter, T::JitterExpected, field::JITTER))))?;
+            Ok(if f == 0.0 { Jitter::None } else { Jitter::Spread(f) })
+        }
+        Opt::Is(kind @ (Jitter::Full | Jitter::Equal | Jitter::Decorrelated)) => Ok(kind),
+        _ => Err(E::from(Invalid::of(spec(Kind::Type, T::Jitter, T::JitterExpected, field::JITTER)))),
     }
 }
 
 /// What [`shared`] answers: free attempts, the jitter, `maxAttempts` (NaN
-/// when unbounded) and the source of draws (a `boundary::source` code).
-pub type Shared = (f64, Jitter, f64, u32);
+/// when unbounded) and the source of draws.
+pub type Shared = (f64, Jitter, f64, Source);
 
 /// Validates the options every shape takes, after [`curve`] (and the steps),
 /// in this order: `free`, `jitter` (decorrelated needs a curve with a finite
 /// `max` or `cap`), `seed` (a string or number; never with `random`),
 /// `maxAttempts`, then `random`: a function, an object with `float` or `next`,
-/// or a seeded stream of this package (its number: `boundary::via::SOURCE`).
-/// `shape`: what [`curve`] answered.
-pub fn shared<E: From<Invalid>>(fluent: bool, f: &impl Read, shape: &Shape) -> Checked<Shared, E> {
-    let at = f;
-    let (free, seed, random, attempts) = (at(arg::FREE), at(arg::SEED), at(arg::RANDOM), at(arg::ATTEMPTS));
-    let free = if free.tag == UNDEFINED {
+/// or a seeded stream of this package. `shape`: what [`curve`] answered.
+pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> Checked<Shared, E> {
+    let free = if o.free() == Opt::Absent {
         0.0
     } else {
-        number::<E>(free, spec(Kind::Range, T::Free, T::FreeExpected, arg::FREE))?
+        number::<E>(o.free(), spec(Kind::Range, T::Free, T::FreeExpected, field::FREE))?
     };
-    let jitter = jitter_of_option::<E>(at(arg::JITTER))?;
+    let jitter = jitter_of_option::<E>(o.jitter())?;
     if jitter == Jitter::Decorrelated {
-        if shape[0] == f64::from(STEPPED) {
-            return Err(E::from(Invalid::of(spec(Kind::Type, T::Jitter, T::DecorrelatedSteps, arg::JITTER))));
+        if shape.stepped {
+            return Err(E::from(Invalid::of(spec(Kind::Type, T::Jitter, T::DecorrelatedSteps, field::JITTER))));
         }
-        if !check::finite(shape[3].min(shape[4])) {
-            let (name, a) = if fluent { (T::Cap, arg::CAP) } else { (T::Max, arg::MAX) };
-            return Err(E::from(Invalid::of(spec(Kind::Range, name, T::DecorrelatedCap, a))));
-        }
-    }
-    if seed.tag != UNDEFINED {
-        if random.tag != UNDEFINED {
-            return Err(E::from(seed_and_random(arg::SEED)));
-        }
-        if seed.tag != STRING && seed.tag != NUMBER {
-            return Err(E::from(Invalid::of(spec(Kind::Type, T::Seed, T::SeedExpected, arg::SEED))));
+        if !check::finite(shape.max.min(shape.cap)) {
+            let (name, at) = if fluent { (T::Cap, field::CAP) } else { (T::Max, field::MAX) };
+            return Err(E::from(Invalid::of(spec(Kind::Range, name, T::DecorrelatedCap, at))));
         }
     }
-    let attempts = if attempts.tag == UNDEFINED {
+    if o.seed() != Opt::Absent {
+        if o.random() != Opt::Absent {
+            return Err(E::from(seed_and_random(field::SEED)));
+        }
+        if o.seed() == Opt::Wrong {
+            return Err(E::from(Invalid::of(spec(Kind::Type, T::Seed, T::SeedExpected, field::SEED))));
+        }
+    }
+    let attempts = if o.attempts() == Opt::Absent {
         f64::NAN
     } else {
-        number::<E>(attempts, spec(Kind::Range, T::MaxAttempts, T::AttemptNumber, arg::ATTEMPTS))?
+        number::<E>(o.attempts(), spec(Kind::Range, T::MaxAttempts, T::AttemptNumber, field::ATTEMPTS))?
     };
-    let src = if seed.tag != UNDEFINED {
-        source::KEYED
-    } else if random.tag == UNDEFINED {
-        source::NEXT
-    } else if random.x == -1.0 {
-        source::SEEDED
-    } else {
-        let tags = if random.x > 0.0 { random.x as u32 } else { 0 };
-        random_kind::<E>(random.tag, tags >> 4, tags & 15)?
+    let source = match (o.seed(), o.random()) {
+        (Opt::Is(()), _) => Source::Keyed,
+        (_, Opt::Absent) => Source::System,
+        (_, Opt::Is(s)) => s,
+        (_, Opt::Wrong) => {
+            return Err(E::from(Invalid::of(spec(Kind::Type, T::Random, T::RandomExpected, field::RANDOM))));
+        }
     };
-    Ok((free, jitter, attempts, src))
+    Ok((free, jitter, attempts, source))
 }
 
-/// The TypeError for `seed` together with `random` (field `field`).
-pub fn seed_and_random(field: u32) -> Invalid {
-    Invalid::of(spec(Kind::Type, T::Seed, T::SeedAndRandom, field))
-}
-
-/// Classifies a `random` option: a function, an object with `float(min, max)`,
-/// or one with `next()` (`source` codes); TypeError otherwise (also when
-/// reading its properties threw: `tag` is then an object with no function found).
-fn random_kind<E: From<Invalid>>(tag: u32, float_tag: u32, next_tag: u32) -> Checked<u32, E> {
-    if tag == FUNCTION {
-        return Ok(source::FUNCTION);
-    }
-    if tag == OBJECT || tag == ARRAY {
-        if float_tag == FUNCTION {
-            return Ok(source::FLOAT);
-        }
-        if next_tag == FUNCTION {
-            return Ok(source::NEXT);
-        }
-    }
-    Err(E::from(Invalid::of(spec(Kind::Type, T::Random, T::RandomExpected, arg::RANDOM))))
+/// The TypeError for `seed` together with `random` (field `at`).
+pub fn seed_and_random(at: u32) -> Invalid {
+    Invalid::of(spec(Kind::Type, T::Seed, T::SeedAndRandom, at))
 }

@@ -129,7 +129,7 @@ test("the installed package: no runtime dependencies, every exports target and d
   walk(manifest.exports);
   assert.deepEqual(targets.filter((t) => !existsSync(join(installed, t))), []);
   const subpaths = Object.keys(manifest.exports).filter((k) => k !== "./package.json");
-  assert.deepEqual(subpaths, [".", "./sigil", "./backoff", "./random", "./duration", "./policy", "./chart", "./retry", "./queues"]);
+  assert.deepEqual(subpaths, [".", "./sigil", "./backoff", "./random", "./duration", "./policy", "./chart", "./retry", "./p-retry", "./queues"]);
   for (const s of subpaths) {
     // Declarations in each condition's module format: CommonJS for `require`, ESM otherwise.
     const name = s === "." ? "index" : s.slice(2);

@@ -163,7 +163,7 @@ const RETRY_NAMES = ["retry", "fetchWithRetry", "retryAfterMs", "sleep", "queueR
 export function expected(seeded) {
   return {
     names: {
-      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", ...RETRY_NAMES, "retryMessage", "bullmqBackoff"].sort(),
+      root: [...SIGIL_NAMES, ...BACKOFF_NAMES, ...RANDOM_NAMES, "InvalidDurationError", "parseDuration", "toMs", "toSeconds", "scheduleSvg", ...RETRY_NAMES, "retryMessage", "bullmqBackoff", "pRetry", "makeRetriable"].sort(),
       sigil: SIGIL_NAMES,
       backoff: BACKOFF_NAMES,
       random: RANDOM_NAMES,

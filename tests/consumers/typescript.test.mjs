@@ -42,8 +42,9 @@ import {
 import { Backoff as Policy } from "backoff-wasm/policy";
 import {
   retry, fetchWithRetry, retryAfterMs, sleep, queueRetryDelaySeconds, AbortError, RetryError, serverDelayMs,
-  createRetryBudget, type RetryStopReason, type PRetryOptions, type FailedAttemptContext, type RetryBudget,
+  createRetryBudget, type RetryStopReason, type RetryBudget,
 } from "backoff-wasm/retry";
+import pRetry, { makeRetriable, AbortError as PAbortError, type Options as PRetryOptions, type RetryContext as FailedAttemptContext } from "backoff-wasm/p-retry";
 import {
   retryMessage, bullmqBackoff, type QueueMessageLike, type RetryMessageOptions, type OnExhausted, type BullJobLike,
   type BullBackoffStrategy,
@@ -96,14 +97,17 @@ for (const wait of fluent) {
   break;
 }
 
-// /retry: p-retry's options, a policy with this package's options, the default policy
-const pOptions: PRetryOptions = {
-  retries: 3, factor: 2, minTimeout: 100, maxTimeout: 1000, randomize: true, maxRetryTime: 5000, unref: true,
-  onFailedAttempt: (c: FailedAttemptContext) => void c.retriesLeft, shouldRetry: ({ error }) => !(error instanceof TypeError),
-};
+// /p-retry: p-retry's options (and budget); /retry: a policy with this package's options, the default policy
 const budget: RetryBudget = createRetryBudget({ ratio: 0.1, minPerSecond: 10, windowMs: "10 seconds" });
+const pOptions: PRetryOptions = {
+  retries: 3, factor: 2, minTimeout: 100, maxTimeout: 1000, randomize: true, maxRetryTime: 5000, unref: true, budget,
+  onFailedAttempt: (c: FailedAttemptContext) => void c.retriesLeft, shouldRetry: ({ error }) => !(error instanceof TypeError),
+  shouldConsumeRetry: ({ retryDelay }) => retryDelay > 0,
+};
+const getWithRetry: (url: string) => Promise<number> = makeRetriable(async (url: string) => url.length, pOptions);
+const pErrors: Error[] = [new PAbortError("stop"), new PAbortError(new Error("x")), new AbortError()];
 const retried: Promise<string>[] = [
-  retry(() => "x", pOptions),
+  pRetry((attemptNumber: number) => String(attemptNumber), pOptions),
   retry(async ({ attempt }) => String(attempt), Backoff.fixed(10).maxAttempts(3), {
     deadline: { afterMs: "5 seconds" }, budget, onRetry: (e) => void [e.delayMs, e.elapsedMs, e.retriesLeft, e.deferral],
   }),
@@ -114,10 +118,11 @@ const stopReason: RetryStopReason = "deadline";
 const retryValues = [serverDelayMs({ "retry-after": "1" }) ?? 0, retryAfterMs("1") ?? 0, queueRetryDelaySeconds(1000, 1)] satisfies number[];
 const retryErrors: [Error, typeof RetryError] = [new AbortError("stop"), RetryError];
 const retryFns = [fetchWithRetry, sleep(0)];
-// @ts-expect-error p-retry's options carry every option: there is no third argument
-retry(() => 1, { retries: 3 }, { retries: 3 });
+void [getWithRetry, pErrors];
+// @ts-expect-error retry takes no p-retry options (they are backoff-wasm/p-retry's)
+retry(() => 1, { retries: 3, minTimeout: 100 });
 // @ts-expect-error minTimeout is a number of ms
-retry(() => 1, { minTimeout: "1s" });
+pRetry(() => 1, { minTimeout: "1s" });
 
 // /random
 const seed: Seed = "signup-suite";

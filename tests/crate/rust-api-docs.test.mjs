@@ -33,7 +33,7 @@ function publicItems(file, only) {
 test("every public item of the Rust API has a doc comment with an example", () => {
   const items = [...publicItems("src/api.rs"), ...publicItems("src/core/curve.rs", ["Jitter"])];
   const names = items.map(([name]) => name);
-  for (const name of ["Error", "Random", "new", "next", "Builder", "Backoff", "exponential", "delay", "waits", "build", "Jitter", "parse_duration"]) {
+  for (const name of ["Error", "Random", "new", "next", "Builder", "Backoff", "exponential", "delay", "waits", "build", "Jitter", "parse_duration", "retry_after_ms"]) {
     assert.ok(names.includes(name), `${name} not found: the check reads the wrong lines`);
   }
   const without = items.filter(([, doc]) => !/\/\/\/ ```/.test(doc)).map(([name]) => name);
@@ -41,14 +41,14 @@ test("every public item of the Rust API has a doc comment with an example", () =
   assert.match(readFileSync(root + "src/lib.rs", "utf8"), /^\/\/! ```$/m, "the crate docs have an example");
 });
 
-test("the documented API is the builder, the policy, the jitter kinds, the stream, the parser and the error: no internals", () => {
+test("the documented API is the builder, the policy, the jitter kinds, the stream, the parsers and the error: no internals", () => {
   const dir = join(root, "target", "api-doc");
   const r = spawnSync("cargo", ["doc", "-q", "--no-deps", "--lib"], { cwd: root, encoding: "utf8", env: { ...process.env, CARGO_TARGET_DIR: dir } });
   assert.equal(r.status, 0, `cargo doc failed (cargo must be on PATH): ${r.error ?? r.stderr}`);
   const docs = join(dir, "doc", "backoff_wasm");
   const sidebar = readFileSync(join(docs, "sidebar-items.js"), "utf8");
   assert.deepEqual(JSON.parse(sidebar.slice(sidebar.indexOf("{"), sidebar.lastIndexOf("}") + 1)),
-    { enum: ["Jitter"], fn: ["parse_duration"], struct: ["Backoff", "Builder", "Error", "Random"] });
+    { enum: ["Jitter"], fn: ["parse_duration", "retry_after_ms"], struct: ["Backoff", "Builder", "Error", "Random"] });
   // Jitter's codes and draw arithmetic belong to the engine and the wasm boundary.
   const jitter = readFileSync(join(docs, "enum.Jitter.html"), "utf8");
   for (const hidden of ["code", "from_code", "fraction", "draws", "draw_range", "finish"]) {

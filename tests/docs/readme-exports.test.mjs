@@ -42,12 +42,16 @@ test("each row of README's exports table names exactly what that entry point exp
   }
 });
 
-test("the root entry point exports every name of the other rows (duration's parse as parseDuration)", async () => {
+test("the root entry point exports every name of the other rows (duration's parse as parseDuration, p-retry's default as pRetry)", async () => {
   const rows = tableRows();
   const all = new Set();
   for (const [subpath, cell] of rows) {
     if (subpath === ".") continue;
-    for (const n of names(cell.replace(/\(.*?\)/g, ""))) all.add(subpath === "./duration" && n === "parse" ? "parseDuration" : n);
+    for (const n of names(cell.replace(/\(.*?\)/g, ""))) {
+      if (subpath === "./duration" && n === "parse") all.add("parseDuration");
+      else if (subpath === "./p-retry" && n === "default") all.add("pRetry");
+      else all.add(n);
+    }
   }
   const root_ = await import(new URL("pkg/dist/esm/index.js", root).href);
   assert.deepEqual(Object.keys(root_).sort(), [...all].sort());

@@ -15,9 +15,10 @@ test("an AbortError from fn is not retried unless shouldRetry says so; a Timeout
   calls = 0;
   await assert.rejects(esm.retry(() => { calls++; throw new DOMException("slow", "TimeoutError"); }, 0, { retries: 2 }), (e) => e.reason === "attempts" && e.cause.name === "TimeoutError");
   assert.equal(calls, 3);
-  // p-retry-style options: p-retry 9 retries an error merely named AbortError (only its own
-  // AbortError class stops), so the p-retry form does too.
+  // backoff-wasm/p-retry: p-retry 9 retries an error merely named AbortError (only its own
+  // AbortError class stops), so the mirror does too.
+  const { default: pRetry } = await import("../../pkg/dist/esm/p-retry.js");
   calls = 0;
-  await assert.rejects(esm.retry(abort, { retries: 2, minTimeout: 0 }), (e) => e.name === "AbortError" && e.message === "stopped");
+  await assert.rejects(pRetry(abort, { retries: 2, minTimeout: 0 }), (e) => e.name === "AbortError" && e.message === "stopped");
   assert.equal(calls, 3);
 });

@@ -237,7 +237,7 @@ test("a revoked Proxy where an array or a policy is expected: the package's Type
   assert.throws(() => esm.createRandom(1).pick(r.proxy), withCause(/^items must be an array whose length and items can be read; received an object$/));
   assert.throws(() => esm.createRandom(1).shuffle(r.proxy), withCause(/^items must be an array whose length and items can be read; received an object$/));
   assert.throws(() => esm.restoreRandom({ seed: 1, words: r.proxy }), withCause(/^state must be an object \{ seed, words \} that can be read; received an object$/));
-  await assert.rejects(esm.retry(() => 1, r.proxy), withCause(/^policy must be a Backoff, a duration \(ms or duration text\), createBackoff options or p-retry options that can be read; received an object$/));
+  await assert.rejects(esm.retry(() => 1, r.proxy), withCause(/^policy must be a Backoff, a duration \(ms or duration text\) or createBackoff options that can be read; received an object$/));
   await assert.rejects(esm.fetchWithRetry("http://127.0.0.1:9/", {}, { policy: r.proxy }), withCause(/^policy must be a Backoff, a duration \(ms or duration text\) or createBackoff options that can be read; received an object$/));
   // Unchanged for readable values.
   assert.equal(esm.createRandom(1).pick(["only"]), "only");

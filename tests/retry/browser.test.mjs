@@ -86,22 +86,23 @@ test("in Chromium: the unclamped server wait, a POST not retried, abort during a
   assert.deepEqual(api.hits("browser-post").map((h) => h.method), ["POST"]);
 });
 
-test("in Chromium: p-retry-style options, a one-shot stream body sent once, an AbortError across the page's copy", { skip: SKIP }, async () => {
+test("in Chromium: fetchWithRetry's onFailedAttempt, a one-shot stream body sent once, /retry's AbortError stopping backoff-wasm/p-retry", { skip: SKIP }, async () => {
   const result = await page.evaluate(async (base) => {
-    const { fetchWithRetry, retry, AbortError } = await import("/dist/esm/retry.js");
+    const { fetchWithRetry, AbortError } = await import("/dist/esm/retry.js");
     const failed = [];
     const res = await fetchWithRetry(`${base}/status?code=503&id=browser-p`, undefined, {
-      retries: 2, minTimeout: 1, factor: 1,
+      retries: 2, policy: 1,
       onFailedAttempt: ({ error, attemptNumber, retriesLeft, retryDelay }) => failed.push([attemptNumber, error.status, retriesLeft, retryDelay]),
     });
     let calls = 0;
     const realFetch = globalThis.fetch;
     globalThis.fetch = (...args) => (calls++, realFetch(...args));
     const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("once")); c.close(); } });
-    const stream = await fetchWithRetry(`${base}/status?code=503&id=browser-stream`, { method: "PUT", body, duplex: "half" }, { retries: 3, minTimeout: 1 })
+    const stream = await fetchWithRetry(`${base}/status?code=503&id=browser-stream`, { method: "PUT", body, duplex: "half" }, { retries: 3, policy: 1 })
       .then((r) => r.status, (e) => `${e.name} ${e.reason} ${e.cause?.name}`);
     globalThis.fetch = realFetch;
-    const stopped = await retry(() => { throw new AbortError("stop"); }, { retries: 5 }).catch((e) => e.message);
+    const { default: pRetry } = await import("/dist/esm/p-retry.js");
+    const stopped = await pRetry(() => { throw new AbortError("stop"); }, { retries: 5 }).catch((e) => e.message);
     return { status: res.status, failed, streamCalls: calls, stream, stopped };
   }, api.url);
   // Chromium refuses a streamed upload over HTTP/1.1 (a TypeError): either way, one fetch only.

@@ -79,8 +79,8 @@ test("a budget that never answers: the deadline ends the withdrawal (retry: Retr
   assert.equal(hits.get("/deadline"), 1);
 });
 
-test("a budget that never answers: p-retry's maxRetryTime in fetchWithRetry ends the withdrawal too", async () => {
-  const res = await fetchWithRetry(`${base}/max-retry-time`, undefined, { minTimeout: 1, retries: 3, maxRetryTime: 120, budget: silentBudget() });
+test("a budget that never answers: maxRetryTime in fetchWithRetry ends the withdrawal too", async () => {
+  const res = await fetchWithRetry(`${base}/max-retry-time`, undefined, { policy: 1, retries: 3, maxRetryTime: 120, budget: silentBudget() });
   assert.equal(res.status, 503);
   assert.equal(hits.get("/max-retry-time"), 1);
 });

@@ -209,7 +209,7 @@ test("bad options reject before any request, naming the option", async () => {
   const url = `${server.url}/status?code=200&id=${id}`;
   await assert.rejects(fetchWithRetry(url, undefined, { polcy: 1 }), {
     name: "TypeError",
-    message: 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, idempotencyKey, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref; received "polcy"',
+    message: 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, idempotencyKey, onFailedAttempt, maxRetryTime, unref; received "polcy"',
   });
   await assert.rejects(fetchWithRetry(url, undefined, { retryNonIdempotent: "yes" }), {
     name: "TypeError",

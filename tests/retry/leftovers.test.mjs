@@ -1,11 +1,12 @@
 // No timer or abort listener outlives a call, however it ends: resolved, exhausted,
 // aborted during a wait or a deferral, stopped by a deadline, a budget, an AbortError,
-// with this package's options and with p-retry's.
+// in retry, fetchWithRetry and backoff-wasm/p-retry.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { createServer } from "node:http";
 import { retry, fetchWithRetry, createRetryBudget, AbortError, sleep } from "../../pkg/dist/esm/retry.js";
+import pRetry from "../../pkg/dist/esm/p-retry.js";
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
 
@@ -26,8 +27,8 @@ test("after every kind of ending: no timer armed, no abort listener left", async
     () => retry(fail, 1, { retries: 2, signal, shouldRetry: () => false }),
     () => retry(fail, "1 hour", { retries: 2, signal, deadline: { afterMs: 1000 } }),
     () => retry(fail, 1, { retries: 5, signal, budget: createRetryBudget({ ratio: 0, minPerSecond: 0, windowMs: 1000 }) }),
-    () => retry(() => { throw new AbortError("no"); }, { retries: 3, signal, minTimeout: 1 }),
-    () => retry(fail, { retries: 2, signal, minTimeout: 1 }),
+    () => pRetry(() => { throw new AbortError("no"); }, { retries: 3, signal, minTimeout: 1 }),
+    () => pRetry(fail, { retries: 2, signal, minTimeout: 1 }),
     () => fetchWithRetry(url, undefined, { signal, maxDeferralMs: 10 }),
     () => fetchWithRetry(url, undefined, { signal, retries: 1, maxDeferrals: 0, maxRetryAfter: 1, policy: 1 }),
   ];
@@ -43,7 +44,7 @@ test("after every kind of ending: no timer armed, no abort listener left", async
   for (const make of [
     (sig) => retry(fail, "1 hour", { retries: 2, signal: sig }),
     (sig) => fetchWithRetry(url, undefined, { signal: sig }),
-    (sig) => retry(fail, { retries: 2, signal: sig, minTimeout: 3_600_000 }),
+    (sig) => pRetry(fail, { retries: 2, signal: sig, minTimeout: 3_600_000 }),
     (sig) => sleep(3_600_000, { signal: sig }),
   ]) {
     const c = new AbortController();

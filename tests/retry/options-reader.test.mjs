@@ -9,7 +9,7 @@ import { retryMessage } from "../../pkg/dist/esm/queues.js";
 const message = () => ({ id: "m", attempts: 1, calls: 0, retry() { this.calls++; }, ack() { this.calls++; } });
 const KEYS = {
   retry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout",
-  fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, idempotencyKey, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, maxRetryTime, unref",
+  fetchWithRetry: "signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout, policy, retryNonIdempotent, methods, statusCodes, maxDeferrals, maxDeferralMs, idempotencyKey, onFailedAttempt, maxRetryTime, unref",
   sleep: "signal",
   createRetryBudget: "ratio, minPerSecond, windowMs, store, onStoreError, storeTimeoutMs",
   retryMessage: "retryAfter, onExhausted",
@@ -56,15 +56,20 @@ for (const [name, call] of Object.entries(CALLS)) {
   });
 }
 
-test("only retry says where a misplaced p-retry or createBackoff key belongs: sleep, fetchWithRetry and retryMessage just list their own", async () => {
+test("retry and fetchWithRetry say where a p-retry or createBackoff key belongs (backoff-wasm/p-retry, or the policy that waits as p-retry would); sleep and retryMessage just list their own", async () => {
   const retryKeys = 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout';
+  const pRetry = "backoff-wasm/p-retry is p-retry (its default export pRetry takes them with p-retry's meaning)";
   assert.equal((await errorOf(() => CALLS.retry({ minTimeout: 5 }))).message,
-    `${retryKeys} (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"`);
+    `${retryKeys} (minTimeout is p-retry's: ${pRetry}; with retry the waits are a policy, here Backoff.exponential(5).maxAttempts(11): retry(fn, Backoff.exponential(5).maxAttempts(11))); received "minTimeout"`);
+  assert.equal((await errorOf(() => CALLS.retry({ retries: 1, minTimeout: 5 }))).message,
+    `${retryKeys} (minTimeout is p-retry's: ${pRetry}; with retry the waits are a policy, here Backoff.exponential(5): retry(fn, Backoff.exponential(5), { retries })); received "minTimeout"`);
+  assert.equal((await errorOf(() => CALLS.fetchWithRetry({ retries: 2, minTimeout: 1, factor: 1 }))).message,
+    `option must be one of ${KEYS.fetchWithRetry} (minTimeout, factor are p-retry's: ${pRetry}; with fetchWithRetry the waits are a policy, here Backoff.fixed(1): fetchWithRetry(input, init, { policy: Backoff.fixed(1), retries })); received "minTimeout"`);
   for (const key of ["retries", "minTimeout", "jitter"]) {
     assert.equal((await errorOf(() => CALLS.sleep({ [key]: 1 }))).message, `option must be one of signal; received "${key}"`);
     assert.equal((await errorOf(() => CALLS.retryMessage({ [key]: 1 }))).message, `option must be one of retryAfter, onExhausted; received "${key}"`);
   }
-  assert.equal((await errorOf(() => CALLS.fetchWithRetry({ jitter: 1 }))).message, `option must be one of ${KEYS.fetchWithRetry}; received "jitter"`);
+  assert.equal((await errorOf(() => CALLS.fetchWithRetry({ jitter: 1 }))).message, `option must be one of ${KEYS.fetchWithRetry} (jitter is a createBackoff option: give it in the policy); received "jitter"`);
 });
 
 test("retryMessage with rejected options calls neither retry nor ack", () => {

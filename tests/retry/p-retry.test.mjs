@@ -1,63 +1,66 @@
-// Issue 17 items 2 and 3: retry(fn, policy?, options?) takes p-retry-style options with
-// p-retry's meaning and numbers. Differential test against p-retry itself (devDependency,
-// 9.0.0): for generated options and operation scripts, with the same Math.random draws and a
-// fake clock (setTimeout recorded, performance.now advanced by each wait), the sequence of
-// waits, the calls of onFailedAttempt / shouldRetry and the outcome are equal.
+// backoff-wasm/p-retry against p-retry 9.0.0 itself (devDependency), differentially: for
+// generated options and operation scripts, with the same Math.random draws, a fake clock
+// (setTimeout recorded and fired on the next turn, performance.now advanced by each wait and
+// by each attempt's own time) and the same aborts, the calls of the operation, of
+// shouldConsumeRetry / onFailedAttempt / shouldRetry (with every field of their frozen
+// context), the waits, the draws, the unref calls and the outcome (which value, or which
+// error with its class and message) are equal. Also: every validation error's class and
+// message, AbortError built from every kind of value, and makeRetriable's this and arguments.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import fc from "fast-check";
-import pRetry, { AbortError as PAbortError } from "p-retry";
-import { retry, AbortError } from "../../pkg/dist/esm/retry.js";
+import { instrumented } from "./p-retry-clock.mjs";
+import realRetry, { makeRetriable as realMakeRetriable, AbortError as RealAbortError } from "p-retry";
+import mirrorRetry, { makeRetriable as mirrorMakeRetriable, AbortError as MirrorAbortError } from "../../pkg/dist/esm/p-retry.js";
 
 const require = createRequire(import.meta.url);
+const REAL = { pRetry: realRetry, makeRetriable: realMakeRetriable, AbortError: RealAbortError };
+const MIRROR = { pRetry: mirrorRetry, makeRetriable: mirrorMakeRetriable, AbortError: MirrorAbortError };
 
-/** Runs `body` with Math.random, setTimeout and performance.now replaced; returns its log. */
-async function instrumented(draws, body) {
-  const log = [];
-  const real = { random: Math.random, setTimeout: globalThis.setTimeout, now: performance.now };
-  let clock = 0;
-  let i = 0;
-  Math.random = () => {
-    const r = draws[i++ % draws.length];
-    log.push(["draw", r]);
-    return r;
-  };
-  globalThis.setTimeout = (cb, ms) => {
-    log.push(["wait", ms]);
-    clock += ms;
-    setImmediate(cb);
-    return { unref() {}, ref() {} };
-  };
-  Object.defineProperty(performance, "now", { value: () => clock, configurable: true, writable: true });
-  try {
-    await body(log);
-  } finally {
-    Math.random = real.random;
-    globalThis.setTimeout = real.setTimeout;
-    delete performance.now;
-    if (performance.now !== real.now) Object.defineProperty(performance, "now", { value: real.now, configurable: true, writable: true });
-  }
-  return log;
-}
+/** Every kind of failure an attempt can have, and success. */
+const OUTCOMES = [
+  "ok", "error", "type", "fetch failed", "Failed to fetch", "Failed to fetch (example.com)", "Load failed", "Load failed (x)",
+  "Load failed stacked", "error sending request for url (https://x/)", "terminated", "network error", "range",
+  "string", "number", "null", "undefined", "object", "abort error", "abort text", "abort nested", "abort empty",
+];
 
-/** One attempt's outcome in a script: ok, an Error, a plain TypeError, a network TypeError, a non-Error, an AbortError. */
-const outcome = fc.constantFrom("ok", "error", "type", "network", "string", "abort");
-
+/** The value attempt `n` throws for `kind` (AbortErrors of the implementation under test). */
 function makeThrow(kind, n, Abort) {
+  const network = (m, stack) => {
+    const e = new TypeError(m);
+    if (!stack) e.stack = undefined;
+    return e;
+  };
   switch (kind) {
     case "error": return new Error(`failure ${n}`);
     case "type": return new TypeError(`bad input ${n}`);
-    case "network": return new TypeError("fetch failed");
+    case "range": return new RangeError(`out of range ${n}`);
+    case "Load failed": case "Load failed (x)": return network(kind, false);
+    case "Load failed stacked": return network("Load failed", true);
     case "string": return `plain ${n}`;
-    case "abort": return new Abort(new Error(`stop ${n}`));
+    case "number": return n;
+    case "null": return null;
+    case "undefined": return undefined;
+    case "object": return { toString: () => `object ${n}` };
+    case "abort error": return new Abort(new Error(`stop ${n}`));
+    case "abort text": return new Abort(`stop ${n}`);
+    case "abort nested": return new Abort(new Abort(new Error(`deep ${n}`)));
+    case "abort empty": return new Abort();
+    default: return network(kind, true);
   }
-  throw new Error("unreachable");
+}
+
+/** A readable name for an outcome: the value a script made, or the class and message of an error. */
+function describe(x, known) {
+  if (known.has(x)) return known.get(x);
+  if (x instanceof Error) return `${x.constructor.name}/${x.name}: ${x.message}`;
+  return `value ${String(x)}`;
 }
 
 const maybe = (arb) => fc.option(arb, { nil: undefined });
 const optionsArb = fc.record({
-  retries: maybe(fc.integer({ min: 0, max: 6 })),
+  retries: maybe(fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constant(Number.POSITIVE_INFINITY), fc.constant(null))),
   factor: maybe(fc.oneof(fc.integer({ min: 0, max: 4 }), fc.double({ min: 0, max: 3, noNaN: true }))),
   minTimeout: maybe(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 }), fc.double({ min: 0, max: 50, noNaN: true }))),
   maxTimeout: maybe(fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 0, max: 5000 }), fc.double({ min: 0, max: 10, noNaN: true }))),
@@ -68,199 +71,274 @@ const optionsArb = fc.record({
 
 const caseArb = fc.record({
   options: optionsArb,
-  script: fc.array(outcome, { minLength: 1, maxLength: 14 }),
+  script: fc.array(fc.constantFrom(...OUTCOMES), { minLength: 1, maxLength: 14 }),
+  /** Ms each attempt takes on the fake clock. */
+  cost: fc.constantFrom(0, 0, 10, 700),
   draws: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 1, maxLength: 8 }),
-  shouldRetry: maybe(fc.array(fc.boolean(), { minLength: 1, maxLength: 8 })),
+  shouldRetry: maybe(fc.array(fc.constantFrom(true, false, undefined, 0, "yes"), { minLength: 1, maxLength: 8 })),
+  shouldConsumeRetry: maybe(fc.array(fc.constantFrom(true, false, undefined, null, 0), { minLength: 1, maxLength: 8 })),
   failedAttemptThrowsAt: maybe(fc.integer({ min: 1, max: 8 })),
+  shouldRetryThrowsAt: maybe(fc.integer({ min: 1, max: 8 })),
+  /** Where the signal aborts: in attempt n, in a callback at attempt n, when the n-th wait is set. */
+  abort: maybe(fc.record({
+    where: fc.constantFrom("before", "attempt", "shouldConsumeRetry", "onFailedAttempt", "shouldRetry", "wait"),
+    at: fc.integer({ min: 1, max: 5 }),
+    reason: fc.constantFrom("error", "text", "default", "abortError"),
+  })),
   hooksAsync: fc.boolean(),
+  viaMakeRetriable: fc.boolean(),
 });
 
-/** Runs one case through `run` (ours or p-retry's) and returns the log. */
-function runCase(c, ours) {
-  return instrumented(c.draws, async (log) => {
-    const Abort = ours ? AbortError : PAbortError;
-    const op = (n) => {
-      log.push(["call", n]);
-      const kind = c.script[Math.min(n, c.script.length) - 1];
-      if (kind === "ok") return `value ${n}`;
-      throw makeThrow(kind, n, Abort);
+/** Runs one case with implementation `impl` and returns the log. */
+function runCase(c, impl) {
+  return instrumented(c.draws, async (log, env) => {
+    const known = new Map();
+    const controller = c.abort ? new AbortController() : undefined;
+    const reasonOf = () => {
+      const r = c.abort.reason;
+      const value = r === "error" ? new Error("cancelled") : r === "text" ? "cancelled as text" : r === "abortError" ? new impl.AbortError("cancel wrapper") : undefined;
+      if (value !== undefined) known.set(value, "the abort reason");
+      return value;
     };
-    const seen = (ctx) => [ctx.attemptNumber, ctx.retriesLeft, ctx.retriesConsumed, ctx.retryDelay, ctx.error.name, ctx.error.message, Object.isFrozen(ctx)];
+    const abortAt = (where, n) => {
+      if (controller && !controller.signal.aborted && c.abort.where === where && c.abort.at === n) controller.abort(reasonOf());
+    };
+    // Right after the n-th timer is set and the abort listener added.
+    if (c.abort?.where === "wait") env.onWait = (n) => queueMicrotask(() => abortAt("wait", n));
+    const op = function (n, ...rest) {
+      log.push(["call", n, this?.name, rest]);
+      env.advance(c.cost);
+      abortAt("attempt", n);
+      const kind = c.script[Math.min(n, c.script.length) - 1];
+      if (kind === "ok") return c.hooksAsync ? Promise.resolve(`value ${n}`) : `value ${n}`;
+      const thrown = makeThrow(kind, n, impl.AbortError);
+      if (thrown !== null && (typeof thrown === "object" || typeof thrown === "function")) known.set(thrown, `thrown by attempt ${n}`);
+      if (thrown instanceof impl.AbortError && thrown.originalError) {
+        known.set(thrown.originalError, `wrapped by attempt ${n}`);
+        if (thrown.originalError.originalError) known.set(thrown.originalError.originalError, `deeply wrapped by attempt ${n}`);
+      }
+      if (c.hooksAsync) return Promise.reject(thrown);
+      throw thrown;
+    };
+    const seen = (name, ctx) => {
+      log.push([name, ctx.attemptNumber, ctx.retriesLeft, ctx.retriesConsumed, ctx.retryDelay, describe(ctx.error, known), Object.isFrozen(ctx), Object.keys(ctx)]);
+      abortAt(name, ctx.attemptNumber);
+    };
+    const answer = (list, ctx) => {
+      const a = list[(ctx.attemptNumber - 1) % list.length];
+      return c.hooksAsync ? Promise.resolve(a) : a;
+    };
     const options = { ...c.options };
     for (const k of Object.keys(options)) if (options[k] === undefined) delete options[k];
+    if (controller) options.signal = controller.signal;
     options.onFailedAttempt = (ctx) => {
-      log.push(["onFailedAttempt", ...seen(ctx)]);
-      if (ctx.attemptNumber === c.failedAttemptThrowsAt) throw new Error("hook says stop");
+      seen("onFailedAttempt", ctx);
+      if (ctx.attemptNumber === c.failedAttemptThrowsAt) {
+        const e = new Error("onFailedAttempt says stop");
+        known.set(e, "onFailedAttempt's error");
+        if (c.hooksAsync) return Promise.reject(e);
+        throw e;
+      }
       return c.hooksAsync ? Promise.resolve() : undefined;
     };
-    if (c.shouldRetry) {
+    if (c.shouldRetry || c.shouldRetryThrowsAt) {
       options.shouldRetry = (ctx) => {
-        log.push(["shouldRetry", ...seen(ctx)]);
-        const answer = c.shouldRetry[(ctx.attemptNumber - 1) % c.shouldRetry.length];
-        return c.hooksAsync ? Promise.resolve(answer) : answer;
+        seen("shouldRetry", ctx);
+        if (ctx.attemptNumber === c.shouldRetryThrowsAt) {
+          const e = new Error("shouldRetry says stop");
+          known.set(e, "shouldRetry's error");
+          throw e;
+        }
+        return answer(c.shouldRetry ?? [true], ctx);
       };
     }
+    if (c.shouldConsumeRetry) {
+      options.shouldConsumeRetry = (ctx) => {
+        seen("shouldConsumeRetry", ctx);
+        return answer(c.shouldConsumeRetry, ctx);
+      };
+    }
+    if (c.abort?.where === "before") controller.abort(reasonOf());
+    // Endless runs are cut by the script: past its end the last outcome repeats, so a case
+    // that never stops is one whose last outcome is a retried failure with Infinity retries
+    // and no consumption: bounded here by the attempt count.
+    let guard = 0;
+    const input = c.viaMakeRetriable ? undefined : (n) => {
+      if (++guard > 40) throw new impl.AbortError(new Error("guard"));
+      return op.call(undefined, n);
+    };
     try {
-      const value = ours ? await retry(({ attempt }) => op(attempt), options) : await pRetry(op, options);
+      let value;
+      if (c.viaMakeRetriable) {
+        const target = { name: "target", run(...args) {
+          if (++guard > 40) throw new impl.AbortError(new Error("guard"));
+          return op.call(this, guard, ...args);
+        } };
+        target.run = impl.makeRetriable(target.run, options);
+        value = await target.run("a", 2);
+      } else {
+        value = await impl.pRetry(input, options);
+      }
       log.push(["resolved", value]);
     } catch (e) {
-      log.push(["rejected", e?.name, e?.message, e instanceof AbortError || e instanceof PAbortError]);
+      log.push(["rejected", describe(e, known), e instanceof REAL.AbortError || e instanceof MIRROR.AbortError]);
     }
   });
 }
 
-test("differential: the same waits, draws, hooks and outcome as p-retry 9 (fast-check, 400 cases)", async () => {
+test("differential: calls, callbacks and their contexts, waits, draws, unref, aborts and outcome as p-retry 9 (fast-check, 600 cases)", async () => {
   await fc.assert(
     fc.asyncProperty(caseArb, async (c) => {
-      const theirs = await runCase(c, false);
-      const ours = await runCase(c, true);
+      const theirs = await runCase(c, REAL);
+      const ours = await runCase(c, MIRROR);
       assert.deepEqual(ours, theirs);
     }),
-    { numRuns: 400 },
+    { numRuns: 600 },
   );
 });
 
-test("differential: the defaults (10 retries, 1 s doubling) and a capped randomized case, spelled out", async () => {
-  const failing = { options: {}, script: ["error"], draws: [0.5], shouldRetry: undefined, failedAttemptThrowsAt: undefined, hooksAsync: false };
-  const log = await runCase(failing, true);
-  assert.deepEqual(log.filter((e) => e[0] === "wait").map((e) => e[1]), [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 512000]);
-  assert.deepEqual(log, await runCase(failing, false));
-  const capped = { ...failing, options: { retries: 4, minTimeout: 100, factor: 3, maxTimeout: 1000, randomize: true }, draws: [0.25, 0.75] };
-  const l2 = await runCase(capped, true);
+test("differential: the defaults (10 retries, 1 s doubling), a capped randomized case and shouldConsumeRetry, spelled out", async () => {
+  const base = {
+    options: {}, script: ["error"], cost: 0, draws: [0.5], shouldRetry: undefined, shouldConsumeRetry: undefined,
+    failedAttemptThrowsAt: undefined, shouldRetryThrowsAt: undefined, abort: undefined, hooksAsync: false, viaMakeRetriable: false,
+  };
+  const waits = (log) => log.filter((e) => e[0] === "wait").map((e) => e[1]);
+  const log = await runCase(base, MIRROR);
+  assert.deepEqual(waits(log), [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 512000]);
+  assert.deepEqual(log.at(-1), ["rejected", "thrown by attempt 11", false]);
+  assert.deepEqual(log, await runCase(base, REAL));
+  const capped = { ...base, options: { retries: 4, minTimeout: 100, factor: 3, maxTimeout: 1000, randomize: true }, draws: [0.25, 0.75] };
+  const l2 = await runCase(capped, MIRROR);
   // round((1 + r) * 100 * 3^(n-1)), capped at 1000: 125, 525, 1000, 1000
-  assert.deepEqual(l2.filter((e) => e[0] === "wait").map((e) => e[1]), [125, 525, 1000, 1000]);
-  assert.deepEqual(l2, await runCase(capped, false));
+  assert.deepEqual(waits(l2), [125, 525, 1000, 1000]);
+  assert.deepEqual(l2, await runCase(capped, REAL));
+  // Failures that consume no retry: no wait, no growth, retriesLeft unchanged.
+  const free = { ...base, options: { retries: 2, minTimeout: 10 }, script: ["error", "error", "error", "error", "ok"], shouldConsumeRetry: [false, true, false, true] };
+  const l3 = await runCase(free, MIRROR);
+  assert.deepEqual(waits(l3), [10, 20]);
+  assert.deepEqual(l3.filter((e) => e[0] === "onFailedAttempt").map((e) => e.slice(1, 5)), [[1, 2, 0, 0], [2, 2, 0, 10], [3, 1, 1, 0], [4, 1, 1, 20]]);
+  assert.deepEqual(l3.at(-1), ["resolved", "value 5"]);
+  assert.deepEqual(l3, await runCase(free, REAL));
 });
 
-test("AbortError: stops at once with the wrapped error; instanceof across the ESM and CommonJS copies", async () => {
-  const cjs = require("../../pkg/dist/cjs/retry.js");
-  const inner = new Error("gone for good");
-  let calls = 0;
-  await assert.rejects(retry(() => { calls++; throw new cjs.AbortError(inner); }, { retries: 5, minTimeout: 1 }), (e) => e === inner);
-  assert.equal(calls, 1);
-  // With this package's own options: RetryError "not-retryable", the wrapped error as cause.
-  await assert.rejects(retry(() => { throw new AbortError(inner); }, 1, { retries: 5 }), (e) => e.reason === "not-retryable" && e.cause === inner && e.attempts === 1);
-  assert.ok(new cjs.AbortError("x") instanceof AbortError);
-  assert.ok(new AbortError("x") instanceof cjs.AbortError);
-  assert.ok(!(new Error("x") instanceof AbortError));
-  const text = new AbortError("just text");
-  assert.deepEqual([text.name, text.message, text.originalError.message], ["AbortError", "just text", "just text"]);
-});
+/** The class and message an implementation rejects (or resolves) with for `options`. */
+async function settled(impl, options) {
+  try {
+    await impl.pRetry(() => "ok", options);
+    return "resolved";
+  } catch (e) {
+    return `${e.constructor.name}: ${e.message}`;
+  }
+}
 
-test("the policy slot: omitted, a duration, createBackoff options, p-retry options; mixed or unknown keys say where they belong", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  let calls = 0;
-  const once = () => (++calls === 1 ? Promise.reject(new Error("first")) : "second");
-  // The default policy: 4 attempts, full jitter under 1 s, 2 s, 4 s.
-  const p = retry(once);
-  await new Promise((r) => setImmediate(r));
-  t.mock.timers.tick(1000);
-  assert.equal(await p, "second");
-  calls = 0;
-  const q = retry(once, { base: 10, max: 20, maxAttempts: 2 });
-  await new Promise((r) => setImmediate(r));
-  t.mock.timers.tick(10);
-  assert.equal(await q, "second");
-  t.mock.timers.reset();
-  const fn = () => "ok";
-  const bad = [
-    [() => retry(fn, "1 sec"), RangeError, 'policy must be a Backoff, a duration (ms or duration text), createBackoff options or p-retry options; a duration must be non-negative and finite (ms, or text such as "5 seconds"); received "1 sec"'],
-    [() => retry(fn, { retries: 3, base: 100 }), TypeError, "policy must be createBackoff options or p-retry options, not both (base is createBackoff's, retries is p-retry's); received an object"],
-    [() => retry(fn, { retries: 3, minTimout: 5 }), TypeError, 'policy key must be one of createBackoff\'s options (base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts) or p-retry\'s (retries, factor, minTimeout, maxTimeout, randomize, onFailedAttempt, shouldRetry, signal, maxRetryTime, unref); received "minTimout"'],
-    [() => retry(fn, { retries: 3, onRetry() {} }), TypeError, 'policy key must be an option of the policy, not onRetry: onRetry goes in the options (the third argument): retry(fn, undefined, { retries, onRetry }); received "onRetry"'],
-    [() => retry(fn, 10, { retries: 1, minTimeout: 5 }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout (minTimeout is a p-retry option: give p-retry options as the second argument, retry(fn, { minTimeout })); received "minTimeout"'],
-    [() => retry(fn, 10, { retries: 1, jitter: "full" }), TypeError, 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout (jitter is a createBackoff option: give it in the policy); received "jitter"'],
-    [() => retry(fn, { retries: 2 }, { signal: AbortSignal.abort() }), TypeError, "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object"],
-    [() => retry(fn, { retries: -1 }), TypeError, "retries must be a non-negative integer or Infinity; received -1"],
-    [() => retry(fn, { factor: -1 }), TypeError, "factor must be a number >= 0, finite; received -1"],
-    [() => retry(fn, { minTimeout: Infinity }), TypeError, "minTimeout must be a number >= 0, finite; received Infinity"],
-    [() => retry(fn, { maxTimeout: "1s" }), TypeError, 'maxTimeout must be a number >= 0 or Infinity; received "1s"'],
-    [() => retry(fn, { randomize: 1 }), TypeError, "randomize must be a boolean; received 1"],
-    [() => retry(fn, { onFailedAttempt: "log" }), TypeError, 'onFailedAttempt must be a function; received "log"'],
-    [() => retry(fn, { signal: {} }), TypeError, "signal must be an AbortSignal; received an object"],
-    [() => retry(fn, { unref: "yes" }), TypeError, 'unref must be a boolean; received "yes"'],
+const ANY = [undefined, null, 0, 1, -1, 1.5, 2 ** 60, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, "3", true, {}, () => true];
+
+test("validation: the same class and message as p-retry for every option and kind of value, in p-retry's order of checks", async () => {
+  const signals = [AbortSignal.timeout(60_000), { aborted: false }, { throwIfAborted() {}, addEventListener() {}, removeEventListener() {} }, "signal"];
+  const arb = fc.record({
+    retries: fc.constantFrom(...ANY), factor: fc.constantFrom(...ANY), minTimeout: fc.constantFrom(...ANY), maxTimeout: fc.constantFrom(...ANY),
+    maxRetryTime: fc.constantFrom(...ANY), randomize: fc.constantFrom(...ANY), unref: fc.constantFrom(...ANY),
+    onFailedAttempt: fc.constantFrom(...ANY), shouldRetry: fc.constantFrom(...ANY), shouldConsumeRetry: fc.constantFrom(...ANY),
+    signal: fc.constantFrom(...signals), forever: fc.constantFrom(true, false, undefined),
+  }, { requiredKeys: [] });
+  await fc.assert(fc.asyncProperty(arb, async (o) => {
+    assert.equal(await settled(MIRROR, o), await settled(REAL, o));
+  }), { numRuns: 1500 });
+  // Each message once, spelled out.
+  const messages = [
+    [{ retries: -1 }, "TypeError: Expected `retries` to be a non-negative number."],
+    [{ retries: Number.NaN }, "TypeError: Expected `retries` to be a valid number or Infinity, got NaN."],
+    [{ retries: 1.5 }, "TypeError: Expected `retries` to be a non-negative integer or Infinity."],
+    [{ retries: "3" }, "TypeError: Expected `retries` to be a number or Infinity."],
+    [{ forever: true }, "Error: The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead."],
+    [{ factor: -1 }, "TypeError: Expected `factor` to be \u2265 0."],
+    [{ minTimeout: Number.POSITIVE_INFINITY }, "TypeError: Expected `minTimeout` to be a finite number."],
+    [{ maxTimeout: "1s" }, "TypeError: Expected `maxTimeout` to be a number or Infinity."],
+    [{ maxRetryTime: Number.NaN }, "TypeError: Expected `maxRetryTime` to be a number or Infinity."],
+    [{ randomize: 1 }, "TypeError: Expected `randomize` to be a boolean."],
+    [{ unref: "yes" }, "TypeError: Expected `unref` to be a boolean."],
+    [{ onFailedAttempt: "log" }, "TypeError: Expected `onFailedAttempt` to be a function."],
+    [{ shouldConsumeRetry: 1 }, "TypeError: Expected `shouldConsumeRetry` to be a function."],
+    [{ signal: {} }, "TypeError: Expected `signal` to be an AbortSignal."],
   ];
-  for (const [f, cls, message] of bad) {
-    let promise;
-    assert.doesNotThrow(() => (promise = f()));
-    await assert.rejects(promise, (e) => e instanceof cls && e.message === message);
+  for (const [o, message] of messages) {
+    assert.equal(await settled(MIRROR, o), message);
+    assert.equal(await settled(REAL, o), message);
+  }
+  // Rejections, never synchronous throws; options copied once (own enumerable keys only).
+  assert.doesNotThrow(() => MIRROR.pRetry(() => 1, { retries: -1 }).catch(() => {}));
+  let reads = 0;
+  const counted = { get retries() { reads++; return 0; } };
+  assert.equal(await MIRROR.pRetry(() => "x", counted), "x");
+  assert.equal(reads, 1);
+  assert.equal(await settled(MIRROR, Object.create({ retries: -1 })), "resolved");
+  assert.equal(await settled(REAL, Object.create({ retries: -1 })), "resolved");
+});
+
+test("budget: p-retry ignores it; the mirror validates it after p-retry's own checks", async () => {
+  for (const budget of [1, "b", {}, { deposit() {} }, { tryWithdraw() {} }]) {
+    assert.equal(await settled(REAL, { budget }), "resolved");
+    assert.match(await settled(MIRROR, { budget }), /^TypeError: Expected `budget` to be a retry budget with deposit\(\) and tryWithdraw\(\) \(createRetryBudget\(\) of backoff-wasm\/retry\), got (number|string|object)\.$/);
+  }
+  assert.equal(await settled(MIRROR, { budget: null }), "resolved");
+  assert.equal(await settled(MIRROR, { budget: {}, retries: -1 }), "TypeError: Expected `retries` to be a non-negative number.");
+});
+
+test("AbortError: built from text, an Error, nothing or any value, the same fields, keys and classes as p-retry's", () => {
+  const inner = new TypeError("inner");
+  for (const arg of ["fixture", "", inner, undefined, 42, null, { toString: () => "obj" }]) {
+    const view = (A) => {
+      const e = new A(arg);
+      return {
+        name: e.name, message: e.message, keys: Object.keys(e), isError: e instanceof Error, same: e.originalError === arg,
+        original: [e.originalError.constructor.name, e.originalError.message], toString: String(e),
+      };
+    };
+    assert.deepEqual(view(MIRROR.AbortError), view(REAL.AbortError), `new AbortError(${String(arg)})`);
+  }
+  // One class in every copy of the package: ESM and CommonJS, /p-retry and /retry.
+  const cjs = require("../../pkg/dist/cjs/p-retry.js");
+  assert.ok(new cjs.AbortError("x") instanceof MIRROR.AbortError);
+  assert.ok(new MIRROR.AbortError("x") instanceof cjs.AbortError);
+  assert.ok(!(new Error("x") instanceof MIRROR.AbortError));
+});
+
+test("makeRetriable: the wrapper's this and arguments reach the function on every attempt, options are copied per call", async () => {
+  for (const impl of [REAL, MIRROR]) {
+    const seen = [];
+    const target = {
+      value: 2, calls: 0,
+      add(n, m) {
+        seen.push([this === target, n, m]);
+        if (++this.calls < 3) throw new Error("fail");
+        return this.value + n + m;
+      },
+    };
+    target.add = impl.makeRetriable(target.add, { retries: 5, minTimeout: 0 });
+    assert.equal(await target.add(3, 4), 9);
+    assert.deepEqual(seen, [[true, 3, 4], [true, 3, 4], [true, 3, 4]]);
   }
 });
 
-test("retry's own options given in the second argument: the message's advice is a call that works", async () => {
-  const { createRetryBudget } = await import("../../pkg/dist/esm/retry.js");
-  const budget = createRetryBudget();
-  let calls = 0;
-  const twice = () => (++calls === 1 ? Promise.reject(new Error("first")) : "second");
-  const cases = [
-    // Only own options: the default policy in the second argument.
-    [{ retries: 1, budget }, 'policy key must be an option of the policy, not budget: budget goes in the options (the third argument): retry(fn, undefined, { retries, budget }); received "budget"',
-      () => retry(twice, undefined, { retries: 1, budget })],
-    // Keys that are not own options stay in a policy (found before the p-retry check of mixed keys).
-    [{ retries: 1, base: 0, deadline: { afterMs: 60_000 } }, 'policy key must be an option of the policy, not deadline: deadline goes in the options (the third argument): retry(fn, policy, { retries, deadline }); received "deadline"',
-      () => retry(twice, { base: 0 }, { retries: 1, deadline: { afterMs: 60_000 } })],
-    [{ base: 0, maxAttempts: 2, budget }, 'policy key must be an option of the policy, not budget: budget goes in the options (the third argument): retry(fn, policy, { budget }); received "budget"',
-      () => retry(twice, { base: 0, maxAttempts: 2 }, { budget })],
-    // p-retry's wait keys have no place in the third argument: the waits become a policy to write
-    // (docs/guides/migrating.md: Backoff.exponential(minTimeout, factor).cap(maxTimeout)).
-    [{ retries: 1, minTimeout: 0, shouldRetry: () => true, budget }, 'policy key must be an option of the policy, not budget: budget goes in the options (the third argument): retry(fn, policy, { retries, shouldRetry, budget }); received "budget"',
-      async () => retry(twice, (await import("../../pkg/dist/esm/index.js")).Backoff.exponential(0, 2), { retries: 1, shouldRetry: () => true, budget })],
-  ];
-  for (const [second, message, advised] of cases) {
-    await assert.rejects(retry(twice, second), (e) => e instanceof TypeError && e.message === message);
-    calls = 0;
-    assert.equal(await advised(), "second");
-    assert.equal(calls, 2);
-  }
-  // The old advice's call, the own option as a third argument after p-retry-style options, is
-  // refused: the message says to put signal and the callbacks in the p-retry-style options, and
-  // for an own option there (onRetry, budget) the message above gives the call that works.
-  await assert.rejects(retry(twice, { retries: 1 }, { budget }), {
-    name: "TypeError",
-    message: "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object",
-  });
-});
-
-test("p-retry's signal: an aborted signal never calls fn; abort during a wait rejects with the reason and clears the timer", async () => {
-  let calls = 0;
-  await assert.rejects(retry(() => calls++, { signal: AbortSignal.abort(new Error("early")) }), { message: "early" });
-  assert.equal(calls, 0);
-  const c = new AbortController();
-  const started = Date.now();
-  const p = retry(() => { calls++; throw new Error("x"); }, { signal: c.signal, minTimeout: 60_000 });
-  setTimeout(() => c.abort(new Error("late")), 10);
-  await assert.rejects(p, { message: "late" });
-  assert.equal(calls, 1);
-  assert.ok(Date.now() - started < 30_000);
-});
-
-test("docs/guides/migrating.md p-retry example runs as written and prints what it says", async () => {
+test("docs/guides/migrating.md: the p-retry example runs as written, its import line the only change, and prints what it says", async () => {
   const { readFileSync, writeFileSync, mkdirSync, rmSync } = await import("node:fs");
   const { execFileSync } = await import("node:child_process");
   const root = new URL("../../", import.meta.url);
   const docs = readFileSync(new URL("docs/guides/migrating.md", root), "utf8");
   const code = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes("coming-from-p-retry.mjs"));
   assert.ok(code);
-  const dir = new URL("tests/.scratch/p-retry-readme/", root);
+  const dir = new URL("tests/.scratch/p-retry-guide/", root);
   mkdirSync(dir, { recursive: true });
-  const file = new URL("example.mjs", dir);
-  writeFileSync(file, code.replace('"backoff-wasm/retry"', JSON.stringify(new URL("pkg/dist/esm/retry.js", root).href)));
+  const expected = "attempt 1 failed (flaky); 5 left; next in 10 ms\nok after 2 2\n";
   try {
-    const out = execFileSync(process.execPath, [file.pathname], { encoding: "utf8" });
-    assert.equal(out, "attempt 1 failed (flaky); 5 left; next in 10 ms\nok after 2 2\n");
+    for (const [name, from] of [["ours.mjs", new URL("pkg/dist/esm/p-retry.js", root).href], ["theirs.mjs", "p-retry"]]) {
+      const file = new URL(name, dir);
+      const source = code.replace('"backoff-wasm/p-retry"', JSON.stringify(from));
+      assert.notEqual(source, code);
+      writeFileSync(file, source);
+      assert.equal(execFileSync(process.execPath, [file.pathname], { encoding: "utf8", cwd: root.pathname }), expected, name);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test("p-retry-style options out of range: the same error class as p-retry's own (TypeError)", async () => {
-  const fn = () => "ok";
-  const cases = [{ retries: -1 }, { retries: 1.5 }, { retries: NaN }, { factor: -1 }, { maxTimeout: -1 }, { minTimeout: Infinity },
-    { minTimeout: -5 }, { maxRetryTime: -1 }];
-  for (const o of cases) {
-    const theirs = await pRetry(fn, o).then(() => undefined, (e) => e);
-    const ours = await retry(fn, o).then(() => undefined, (e) => e);
-    assert.ok(theirs instanceof TypeError, `p-retry rejects ${JSON.stringify(o)} with a TypeError (${theirs})`);
-    assert.equal(ours?.constructor, theirs.constructor, `${JSON.stringify(o)}: ours ${ours}`);
   }
 });

@@ -290,8 +290,8 @@ test("options are validated once, before the first attempt, naming the option an
   const fn = () => (called = true);
   const cases = [
     [() => retry("not a function", 10, { retries: 1 }), "TypeError", 'fn must be a function; received "not a function"'],
-    [() => retry(fn, {}, { retries: 1 }), "TypeError", "options must be left out when the second argument is p-retry-style options (put signal and the callbacks there too); received an object"],
-    [() => retry(fn, null), "TypeError", "policy must be a Backoff, a duration (ms or duration text), createBackoff options or p-retry options; received null"],
+    [() => retry(fn, {}, { retries: 1 }), "TypeError", "base must be given (or steps instead); received undefined"],
+    [() => retry(fn, null), "TypeError", "policy must be a Backoff, a duration (ms or duration text) or createBackoff options; received null"],
     [() => retry(fn, 10, 5), "TypeError", "options must be an object; received 5"],
     [() => retry(fn, 10, { retires: 1 }), "TypeError", 'option must be one of signal, retries, shouldRetry, onRetry, maxRetryAfter, deadline, budget, attemptTimeout; received "retires"'],
     [() => retry(fn, 10, { retries: -1 }), "RangeError", "retries must be a non-negative integer or Infinity; received -1"],

@@ -42,7 +42,7 @@ test("a deferral spends no retry: onFailedAttempt's retriesLeft/retriesConsumed 
   const s = await serve((i) => (i === 0 ? [429, { "retry-after": "0" }] : i === 1 ? [503] : [200]));
   const seen = [];
   const res = await fetchWithRetry(s.url, undefined, {
-    retries: 2, minTimeout: 1,
+    retries: 2, policy: 1,
     onFailedAttempt: (c) => seen.push(["failed", c.attemptNumber, c.retriesLeft, c.retriesConsumed]),
     onRetry: (e) => seen.push(["retry", e.attempt, e.retriesLeft, e.deferral]),
   });

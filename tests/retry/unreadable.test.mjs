@@ -57,7 +57,6 @@ test("a bad fixed wait where a policy goes names the policy, not `interval`", ()
 });
 
 test("promise entries reject with the package's TypeError for a revoked signal, budget, input or init", async () => {
-  await assert.rejects(retry(fail, { retries: 1, minTimeout: 1, signal: revoked() }), ours(TypeError, "signal must be"));
   await assert.rejects(retry(fail, 1, { retries: 1, signal: revoked() }), ours(TypeError, "signal must be"));
   await assert.rejects(retry(fail, 1, { retries: 1, signal: throwing("aborted") }), ours(TypeError, "signal must be"));
   await assert.rejects(retry(fail, 1, { retries: 1, budget: revoked() }), ours(TypeError, "budget must be"));
@@ -97,7 +96,7 @@ test("options read through a throwing getter: every function of the package's ow
   }
   const lazy = [
     ["retry(fn, policy, throwing retries)", () => retry(fail, 1, getter("retries")), read],
-    ["retry(fn, throwing p-retry retries)", () => retry(fail, getter("retries")), "policy must be an object that can be read; received an object"],
+    ["retry(fn, a policy with a throwing key)", () => retry(fail, getter("retries")), "policy must be an object that can be read; received an object"],
     ["retry(fn, policy, { deadline: throwing afterMs })", () => retry(fail, 1, { retries: 1, deadline: getter("afterMs") }), "deadline must be an object that can be read; received an object"],
     ["fetchWithRetry(throwing options)", () => fetchWithRetry("http://127.0.0.1:1/", undefined, getter("retries")), read],
     ["fetchWithRetry(throwing init value)", () => fetchWithRetry("http://127.0.0.1:1/", getter("retries"), { retries: 0 }), "init must be an object that can be read; received an object"],

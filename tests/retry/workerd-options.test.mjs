@@ -21,12 +21,12 @@ export default {
     const base = new URL(request.url).searchParams.get("base");
     const failed = [];
     const a = await fetchWithRetry(base + "/?id=p", undefined, {
-      retries: 2, minTimeout: 1, factor: 1,
+      retries: 2, policy: 1,
       onFailedAttempt: ({ attemptNumber, retriesLeft, retryDelay }) => failed.push([attemptNumber, retriesLeft, retryDelay]),
     });
     const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("stream")); c.close(); } });
-    const b = await fetchWithRetry(base + "/?id=stream", { method: "PUT", body }, { retries: 3, minTimeout: 1 });
-    const c = await fetchWithRetry(base + "/?id=text", { method: "PUT", body: "text body" }, { retries: 3, minTimeout: 1 });
+    const b = await fetchWithRetry(base + "/?id=stream", { method: "PUT", body }, { retries: 3, policy: 1 });
+    const c = await fetchWithRetry(base + "/?id=text", { method: "PUT", body: "text body" }, { retries: 3, policy: 1 });
     const deferrals = [];
     const d = await fetchWithRetry(base + "/?id=deferral", undefined, {
       policy: 1, retries: 0, maxRetryAfter: 20,

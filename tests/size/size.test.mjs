@@ -36,7 +36,7 @@ test("every file of the ESM and Workers trees fits gzip's window beside its twin
   }
 });
 
-test("every tree loads the wasm exactly once, each in its own way (/duration none in the ESM trees)", async () => {
+test("every tree loads the wasm exactly once, each in its own way (/duration none in the ESM trees, /p-retry none in any)", async () => {
   const { wasmText } = await import(new URL("../../pkg/dist/esm/wasm-inline.js", import.meta.url).href);
   // The spelling of scripts/assemble.mjs (`wasmLiteral`), decoded here on its own terms:
   // a prefix, then each byte XOR the key (the second character, the byte 0 spelled).
@@ -60,10 +60,12 @@ test("every tree loads the wasm exactly once, each in its own way (/duration non
   for (const tree of TREES) {
     for (const [sub, e] of Object.entries(m.trees[tree].entries)) {
       const wasm = e.files.filter((f) => f.endsWith(".wasm") || f.endsWith("wasm-inline.js"));
-      // `/duration` reads its text in JavaScript: its files hold no wasm (the CommonJS tree is one
-      // module, whose wasm is in index.js itself).
-      const want = sub === "./duration" ? [] : { esm: ["dist/esm/wasm-inline.js"], cjs: [], workerd: ["dist/backoff_wasm_bg.wasm"] }[tree];
+      // `/duration` reads its text in JavaScript and `/p-retry` computes p-retry's formula: their
+      // files hold no wasm (the CommonJS tree is one module, whose wasm is in index.js itself,
+      // except /p-retry's file, a bundle of its own).
+      const want = sub === "./duration" || sub === "./p-retry" ? [] : { esm: ["dist/esm/wasm-inline.js"], cjs: [], workerd: ["dist/backoff_wasm_bg.wasm"] }[tree];
       assert.deepEqual(wasm, want, `${tree} ${sub}`);
+      if (sub === "./p-retry") assert.deepEqual(e.files.filter((f) => f.endsWith("index.js")), [], `${tree} ${sub} loads index.js`);
     }
   }
 });

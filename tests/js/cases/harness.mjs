@@ -181,4 +181,5 @@ export const CASE_FILES = [
   ["duration", "./duration.mjs"],
   ["backoff", "./backoff.mjs"],
   ["policy", "./policy.mjs"],
+  ["waits stay their own", "./waits-stay-their-own.mjs"],
 ];
