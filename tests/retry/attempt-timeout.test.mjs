@@ -6,7 +6,7 @@
 // that is never answered) or must not matter (a timeout of an hour).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { retry, fetchWithRetry, RetryError, createRetryBudget } from "../../pkg/dist/esm/retry.js";
@@ -18,7 +18,7 @@ let base;
 const log = new Map();
 before(async () => {
   // /hang?id=…&n=K: the first K requests of an id are held unanswered (K = Infinity: all), later ones get 200.
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     const hold = Number(url.searchParams.get("n") ?? Infinity);
@@ -33,13 +33,9 @@ before(async () => {
       res.writeHead(200, { "content-type": "text/plain", connection: "close" }).end(`200 #${hits.length}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 let ids = 0;
 const url = (hold) => {

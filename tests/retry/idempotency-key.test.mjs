@@ -5,7 +5,7 @@
 // body and answer: tests/retry/send-matrix.test.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 
@@ -15,7 +15,7 @@ const log = new Map();
 before(async () => {
   // /seq?id=…&codes=503,200: request n of an id gets the n-th status (the last one repeats);
   // a status 0 is no answer at all (the request is held until the client gives up on it).
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     const codes = (url.searchParams.get("codes") ?? "200").split(",").map(Number);
@@ -30,13 +30,9 @@ before(async () => {
       res.writeHead(status, { "content-type": "text/plain" }).end(`${status} #${hits.length}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 let ids = 0;
 const at = (codes = "503,503,200") => {
@@ -132,20 +128,18 @@ test("without a key a POST goes out once, as before", async () => {
 
 test("a network error on a keyed POST is retried too; the key goes out on each attempt", async () => {
   const hits = [];
-  const flaky = createServer((req, res) => {
+  const flaky = await listen((req, res) => {
     hits.push(req.headers["idempotency-key"]);
     if (hits.length === 1) return void req.socket.destroy();
     req.resume();
     res.writeHead(200).end("ok");
   });
-  await new Promise((r) => flaky.listen(0, "127.0.0.1", r));
   try {
-    const res = await fetchWithRetry(`http://127.0.0.1:${flaky.address().port}/`, { method: "POST", body: "x" }, { ...policy(), idempotencyKey: "net-1" });
+    const res = await fetchWithRetry(`${flaky.url}/`, { method: "POST", body: "x" }, { ...policy(), idempotencyKey: "net-1" });
     assert.equal(await res.text(), "ok");
     assert.deepEqual(hits, ["net-1", "net-1"]);
   } finally {
-    flaky.closeAllConnections();
-    flaky.close();
+    await flaky.close();
   }
 });
 
