@@ -5,7 +5,7 @@
 // reads them) and however many attempts follow.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import pRetry from "p-retry";
 import { retry, fetchWithRetry } from "../../pkg/dist/esm/retry.js";
 import mirror from "../../pkg/dist/esm/p-retry.js";
@@ -90,13 +90,12 @@ test("retry's own options, and a deadline's afterMs, are read once each", async 
 
 test("fetchWithRetry's options, createBackoff options as its policy included, are read once each over three attempts", async (t) => {
   let hits = 0;
-  const server = createServer((req, res) => res.writeHead(++hits < 3 ? 503 : 200).end(String(hits)));
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => { server.closeAllConnections(); server.close(); });
+  const server = await listen((req, res) => res.writeHead(++hits < 3 ? 503 : 200).end(String(hits)));
+  t.after(() => server.close());
   const policy = counted({ base: 0, maxAttempts: 4 });
   const values = { policy: policy.proxy, statusCodes: [503], methods: ["GET"], maxDeferrals: 1, onRetry: () => {} };
   const { proxy, reads } = counted({ ...values });
-  const res = await fetchWithRetry(`http://127.0.0.1:${server.address().port}/`, undefined, proxy);
+  const res = await fetchWithRetry(`${server.url}/`, undefined, proxy);
   assert.equal(res.status, 200);
   assert.equal(await res.text(), "3");
   assert.deepEqual(reads.get, ones(Object.keys(values)));
@@ -130,10 +129,9 @@ test("createBackoff options in a class instance or inheriting from defaults are 
   assert.match(fake.message, /^policy must be a Backoff/);
 
   let hits = 0;
-  const server = createServer((req, res) => res.writeHead(503).end(String(++hits)));
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => { server.closeAllConnections(); server.close(); });
-  const res = await fetchWithRetry(`http://127.0.0.1:${server.address().port}/`, undefined, { policy: new Options() });
+  const server = await listen((req, res) => res.writeHead(503).end(String(++hits)));
+  t.after(() => server.close());
+  const res = await fetchWithRetry(`${server.url}/`, undefined, { policy: new Options() });
   assert.equal(res.status, 503);
   assert.equal(hits, 3);
 });
