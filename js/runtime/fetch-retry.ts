@@ -4,9 +4,10 @@
  * @module
  */
 import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
+import { fnOf, isObject } from "../engine/options.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import {
-  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, fnOf, isObject, listOf, optionHint, optionsObject, plan, policyDefault, policyOf, retriesOf, type Plan,
+  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, listOf, optionsObject, plan, policyDefault, policyOf, retriesOf, type Plan,
 } from "./retry-options.js";
 import { loop, planRules, type Hooks } from "./retry-loop.js";
 import type { FetchInit, FetchInput, FetchResponse, FetchRetryOptions, RetryContext } from "./retry.js";
@@ -210,7 +211,7 @@ export async function fetchWithRetry(
   // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
   const start = Date.now();
   const t0 = performance.now();
-  const o = optionsObject(options, FETCH_KEYS, optionHint);
+  const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   const given = init;
   const readInit = <T>(read: () => T) => readable("init", "an object that can be read", given, read);

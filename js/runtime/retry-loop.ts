@@ -5,7 +5,8 @@
  */
 import { AbortError, isInstance, RetryError, unwrap, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
-import { isObject, MAX_TIMER_MS, type Plan } from "./retry-options.js";
+import { isObject } from "../engine/options.js";
+import { MAX_TIMER_MS, type Plan } from "./retry-options.js";
 import { prop, serverWaitMs } from "./server-delay.js";
 import { wait } from "./sleep.js";
 import type { RetryContext } from "./retry.js";

@@ -1,14 +1,15 @@
 /**
- * The options of the runtime functions, each read and checked once: one reader
- * for unknown keys (`optionsObject`, one wording for every function), the policy
- * slot (`policyOf`), and `plan`, the validated form the retry loop runs on.
+ * The options of `retry` and `fetchWithRetry` (read by js/engine/options.ts): where a
+ * misplaced key belongs (`optionHint`), the policy slot (`policyOf`), and `plan`, the
+ * validated form the retry loop runs on.
  * @module
  */
 import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.js";
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import type { AbortSignalLike, FailedAttemptContext, RetryOptions } from "./retry.js";
+import { fnOf, isObject, readOptions, signalOf } from "../engine/options.js";
+import type { FailedAttemptContext, RetryOptions } from "./retry.js";
 
 /** Default `maxDeferrals` of `fetchWithRetry`. */
 export const DEFAULT_MAX_DEFERRALS = 3;
@@ -58,26 +59,21 @@ export interface Plan {
 }
 
 /**
- * The own enumerable properties of the options object `x` as a plain record, each key listed
- * once and read once (one [[Get]]: a getter runs once, a Proxy sees one `get`), as p-retry
- * copies its options: keys that cannot be listed are `<name> must be an object whose keys can
- * be listed`, a value that cannot be read `<name> must be an object that can be read`, the
- * engine's error as the `cause`. An own `__proto__` key stays a key.
+ * The own enumerable properties of createBackoff options given as a plain object in a policy
+ * slot, as a plain record, each key listed once and read once (one [[Get]]: a getter runs
+ * once, a Proxy sees one `get`): keys that cannot be listed are `<name> must be an object
+ * whose keys can be listed`, a value that cannot be read `<name> must be an object that can be
+ * read`, the engine's error as the `cause`. An own `__proto__` key stays a key.
  */
-function readOptions(x: object, name = "options"): Record<string, unknown> {
+function ownOptions(x: object, name: string): Record<string, unknown> {
   const listed = readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
   // A record without a prototype: an enumerable property someone added to Object.prototype is
-  // not an option of every call (p-retry's copy ignores it too).
+  // not an option of every call.
   return readable(name, "an object that can be read", x, () => {
     const o: Record<string, unknown> = Object.create(null);
     for (const k of listed) o[k] = (x as Record<string, unknown>)[k];
     return o;
   });
-}
-
-/** An object, not `null` (arrays and class instances included). @internal */
-export function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null;
 }
 
 const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
@@ -120,11 +116,22 @@ function pRetryAdvice(rec: Record<string, unknown>, fetch: boolean, slot: boolea
 
 /**
  * Where a key that is not an option of `known` ({@link RETRY_KEYS} or {@link FETCH_KEYS})
- * belongs, in the caller's words: `optionsObject`'s `advise` for `retry` and `fetchWithRetry`.
+ * belongs, in the caller's words: the `hint` of the options reader for `retry` and
+ * `fetchWithRetry`. `keys` are the own enumerable keys of the options `x`; for a p-retry key,
+ * the advice reads the p-retry options and own options among them (the call fails anyway),
+ * a value that cannot be read counting as not given.
  */
-export function optionHint(k: string, known: readonly string[], rec: Record<string, unknown>): string {
+export function optionHint(k: string, known: readonly string[], keys: readonly string[], x: Record<string, unknown>): string {
   if (P_RETRY_KEYS.includes(k)) {
-    const own = Object.fromEntries(Object.entries(rec).filter(([key]) => P_RETRY_KEYS.includes(key) || known.includes(key)));
+    const own: Record<string, unknown> = {};
+    for (const key of keys) {
+      if (!P_RETRY_KEYS.includes(key) && !known.includes(key)) continue;
+      try {
+        own[key] = x[key];
+      } catch {
+        own[key] = undefined;
+      }
+    }
     return ` (${pRetryAdvice(own, known === FETCH_KEYS, false)})`;
   }
   if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
@@ -132,40 +139,14 @@ export function optionHint(k: string, known: readonly string[], rec: Record<stri
 }
 
 /**
- * The options object of a runtime function, each key read once ({@link readOptions}): the
- * one reader of unknown keys, with one wording for every function (`retry`, `fetchWithRetry`,
- * `sleep`, `retryMessage`). `undefined` is no options. TypeError `options must be an object`
- * for anything else that is not an object (an array included), and
- * `option must be one of <known>; received "<key>"` for any key outside `known` (a typo must
- * not pass silently), followed by what `advise` says of the key (`retry` and `fetchWithRetry`
- * pass {@link optionHint}: where a p-retry or createBackoff key belongs).
+ * The options object of `retry` (`known` is {@link RETRY_KEYS}) or `fetchWithRetry`
+ * ({@link FETCH_KEYS}), read by the package's one reader (js/engine/options.ts: each known
+ * option by name, once; an own unknown key is a TypeError
+ * `option must be one of <known>; received "<key>"`, followed by where a p-retry or
+ * createBackoff key belongs: {@link optionHint}).
  */
-export function optionsObject(
-  options: unknown,
-  known: readonly string[],
-  advise?: (key: string, known: readonly string[], rec: Record<string, unknown>) => string,
-): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (!isObject(options)) throw invalid(TYPE, "options", "an object", options);
-  const o = readOptions(options);
-  // An array is an object too, but never options: its index keys would only be reported as
-  // unknown options. (Asked after readOptions, which reports a revoked Proxy, on which isArray throws.)
-  if (Array.isArray(options)) throw invalid(TYPE, "options", "an object", options);
-  for (const key in o) {
-    if (!known.includes(key)) throw invalid(TYPE, "option", `one of ${known.join(", ")}${advise?.(key, known, o) ?? ""}`, key);
-  }
-  for (const key of known) if (!(key in o)) notOwn(options, key);
-  return o;
-}
-
-/**
- * TypeError when option `key` is in `x` (an `in` check: no getter runs) but not among its own
- * enumerable keys: a class's getter or an inherited option, which options read as p-retry
- * reads them (own keys only) would otherwise drop silently.
- */
-function notOwn(x: object, key: string): void {
-  // (Asked after the keys were listed or the policy method looked for: a revoked Proxy was refused there.)
-  if (key in x) throw invalid(TYPE, "option", "an own enumerable property", key);
+export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
+  return readOptions(options, known, "options", (key, keys, x) => optionHint(key, known, keys, x));
 }
 
 /** The key of a policy's options method (every copy of the package shares it). */
@@ -215,7 +196,7 @@ export function policyOf(x: unknown, name: string, fetch = false): Backoff {
       throw invalid(TYPE, name, expected, x);
     }
   }
-  const rec = readOptions(x, name);
+  const rec = ownOptions(x, name);
   const keys = Object.keys(rec);
   const backoff = keys.some(isBackoffKey);
   // p-retry's options: one only p-retry has, or — with no createBackoff key — any of them.
@@ -254,8 +235,9 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
     if (Number.isNaN(d)) throw invalid(RANGE, "deadline", "ms since the epoch or { afterMs }", d);
     deadline = d;
   } else if (d !== undefined) {
-    const r = isObject(d) ? readOptions(d, "deadline") : undefined;
-    if (!r || Object.keys(r).join() !== "afterMs") throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    if (!isObject(d)) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
+    const r = readOptions(d, ["afterMs"], "deadline");
+    if (r.afterMs === undefined) throw invalid(TYPE, "deadline", "ms since the epoch or { afterMs }", d);
     afterMs = ceiling("deadline.afterMs", r.afterMs, 0);
   }
   const attemptTimeout = o.attemptTimeout === undefined ? undefined : positiveDuration("attemptTimeout", o.attemptTimeout);
@@ -336,24 +318,6 @@ export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expe
     if (kind !== undefined) throw invalid(kind, `${name}[${i}]`, expected, v);
   });
   return items as T[];
-}
-
-/** The AbortSignal option named `name` (`undefined`/`null` = not given). @internal */
-export function signalOf(name: string, x: unknown): AbortSignal | undefined {
-  if (x == null) return undefined;
-  const s = x as AbortSignal;
-  // A revoked Proxy or a throwing getter: the package's error, the engine's as its cause.
-  const ok = readable(name, "an AbortSignal that can be read", x, () =>
-    typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" && typeof s.removeEventListener === "function");
-  if (!ok) throw invalid(TYPE, name, "an AbortSignal", x);
-  return s;
-}
-
-/** The function option named `name`, or `undefined`. @internal */
-export function fnOf<F>(name: string, x: unknown): F | undefined {
-  if (x == null) return undefined;
-  if (typeof x !== "function") throw invalid(TYPE, name, "a function", x);
-  return x as F;
 }
 
 /** The boolean option named `name`, `false` when not given. @internal */

@@ -13,7 +13,7 @@ import type { Backoff, BackoffOptions } from "../policy/backoff.js";
 import type { DurationInput } from "../policy/duration.js";
 import { invalid, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { optionHint, optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
+import { optionsObject, plan, policyDefault, policyOf, RETRY_KEYS } from "./retry-options.js";
 import { loop, planRules } from "./retry-loop.js";
 
 export { fetchWithRetry } from "./fetch-retry.js";
@@ -295,6 +295,6 @@ export async function retry<T>(
 ): Promise<T> {
   if (typeof fn !== "function") throw invalid(TYPE, "fn", "a function", fn);
   const pol = policy === undefined ? undefined : policyOf(policy, "policy");
-  const o = optionsObject(options, RETRY_KEYS, optionHint);
+  const o = optionsObject(options, RETRY_KEYS);
   return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)));
 }

@@ -4,7 +4,8 @@
  * @module
  */
 import { numberOption } from "../engine/errors.js";
-import { MAX_TIMER_MS, optionsObject, signalOf } from "./retry-options.js";
+import { readOptions, signalOf } from "../engine/options.js";
+import { MAX_TIMER_MS } from "./retry-options.js";
 import type { AbortSignalLike } from "./retry.js";
 
 /** Options of `sleep`. */
@@ -29,7 +30,7 @@ export interface SleepOptions {
  */
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
   numberOption("ms", ms, "a non-negative number of ms", (v) => v >= 0);
-  return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
+  return wait(ms, signalOf("signal", readOptions(options, ["signal"]).signal));
 }
 
 /** The timer behind `sleep` and the retry loop (validated arguments); `unref` lets Node exit during the wait. @internal */

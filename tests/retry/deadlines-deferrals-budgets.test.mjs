@@ -262,7 +262,7 @@ test("RetryError: reasons not-retryable and instanceof across copies; bad deadli
   assert.ok(!(new Error("x") instanceof RetryError));
   for (const [options, cls, message] of [
     [{ retries: 1, deadline: "soon" }, TypeError, 'deadline must be ms since the epoch or { afterMs }; received "soon"'],
-    [{ retries: 1, deadline: { after: 5 } }, TypeError, "deadline must be ms since the epoch or { afterMs }; received an object"],
+    [{ retries: 1, deadline: { after: 5 } }, TypeError, 'deadline option must be one of afterMs; received "after"'],
     [{ retries: 1, deadline: { afterMs: -5 } }, RangeError, "deadline.afterMs must be a non-negative duration (ms or duration text); received -5"],
     [{ retries: 1, deadline: NaN }, RangeError, "deadline must be ms since the epoch or { afterMs }; received NaN"],
     [{ retries: 1, budget: {} }, TypeError, "budget must be a retry budget (createRetryBudget()); received an object"],

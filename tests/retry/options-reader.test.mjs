@@ -48,7 +48,7 @@ for (const [name, call] of Object.entries(CALLS)) {
     const r = await errorOf(() => call(revoked()));
     assert.ok(r instanceof TypeError);
     assert.match(r.message, /^options must be an object whose keys can be listed; received an object$/);
-    const g = await errorOf(() => call({ get signal() { throw new Error("getter"); } }));
+    const g = await errorOf(() => call({ get [KEYS[name].split(", ")[0]]() { throw new Error("getter"); } }));
     assert.ok(g instanceof TypeError);
     assert.equal(g.cause?.message, "getter");
     const u = await errorOf(() => call({ colour: 1 }));
