@@ -5,8 +5,8 @@
  * and a getter runs once); an own enumerable key that is no option is a TypeError naming it;
  * an inherited key that is no option is ignored, so a property a library added to
  * `Object.prototype` changes nothing. The mirrored entry points (`/backoff`, `/policy`,
- * `/sigil`) keep their originals' rules and do not use it. docs/guides/options.md lists the
- * rule of every entry point.
+ * `/sigil`, `/p-retry`) keep their originals' rules and do not use it. docs/guides/options.md
+ * lists the rule of every entry point.
  * @module
  */
 import { invalid, readable, TYPE } from "./errors.js";
@@ -49,6 +49,22 @@ export function readOptions<K extends string>(
   });
   return o;
 }
+
+/** The global scope of the program using this package. */
+type Host = typeof globalThis;
+
+/**
+ * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
+ * none (no DOM lib, no `@types/node`), the members this package uses.
+ */
+export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
+  ? S
+  : {
+      readonly aborted: boolean;
+      readonly reason: unknown;
+      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+      removeEventListener(type: "abort", listener: () => void): void;
+    };
 
 /** The AbortSignal option named `name` (`undefined`/`null` = not given). @internal */
 export function signalOf(name: string, x: unknown): AbortSignal | undefined {

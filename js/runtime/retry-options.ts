@@ -8,8 +8,121 @@ import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.j
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { fnOf, isObject, readOptions, signalOf } from "../engine/options.js";
-import type { FailedAttemptContext, RetryOptions } from "./retry.js";
+import { fnOf, isObject, readOptions, signalOf, type AbortSignalLike } from "../engine/options.js";
+
+/** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
+export type RetryPolicy = Backoff | DurationInput;
+
+/**
+ * What `fetchWithRetry`'s `onFailedAttempt` receives (frozen), p-retry's context: `E` is the
+ * failure, a network `Error` or the `Response` of a retryable status.
+ */
+export interface FailedAttemptContext<E = Error> {
+  /** The failure. */
+  readonly error: E;
+  /** The attempt that failed, 1-based. */
+  readonly attemptNumber: number;
+  /** Retries still allowed after this failure (`retries - retriesConsumed`). */
+  readonly retriesLeft: number;
+  /** Retries taken so far. */
+  readonly retriesConsumed: number;
+  /** The wait before the next attempt, ms (0 when none follows). */
+  readonly retryDelay: number;
+}
+
+/** What `retry` passes to the operation on each attempt. */
+export interface RetryContext {
+  /** This attempt's number: 1 for the first call, 2 for the first retry, … */
+  attempt: number;
+  /**
+   * Pass it on to abortable work. Without `attemptTimeout`: the `signal` option
+   * (`undefined` when none was given). With `attemptTimeout`: this attempt's own signal,
+   * aborted with a `DOMException` named `TimeoutError` when the attempt's time is up, or
+   * with the `signal` option's reason when that one aborts first.
+   */
+  signal: AbortSignalLike | undefined;
+}
+
+/** What `onRetry` receives, once per retry, before the wait. */
+export interface RetryEvent {
+  /** Why the attempt failed: the thrown value (for `fetchWithRetry`, the `Response` when its status was retryable). */
+  error: unknown;
+  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
+  attempt: number;
+  /** The wait before the next attempt, ms (after the server's wait was taken into account). */
+  delayMs: number;
+  /** Same as `delayMs` (the name of earlier versions). */
+  delay: number;
+  /** Ms since the call started. */
+  elapsedMs: number;
+  /** Retries the attempt budget still allows, this one included (p-retry's `retriesLeft`); a deferral spends none. */
+  retriesLeft: number;
+  /** `true` when this wait is a deferral: a 429/503 with a server wait in `fetchWithRetry`, not counted as an attempt. */
+  deferral: boolean;
+}
+
+/** Options of `retry` (all optional, validated once when `retry` starts). */
+export interface RetryOptions {
+  /**
+   * Stops retrying: aborting during a wait rejects at once with `RetryError`
+   * reason `"aborted"` (`signal.reason` is its `cause`) and clears the timer; an
+   * already-aborted signal never calls the operation; a failure seen after the
+   * abort rejects the same way. It is also passed to the operation, which should
+   * honour it while it runs.
+   */
+  signal?: AbortSignalLike;
+  /**
+   * How many FURTHER attempts may follow the first: a non-negative integer, or
+   * `Infinity` to retry for ever on purpose. `retries: 2` is 3 attempts in
+   * total, the same budget as the policy's `.maxAttempts(3)`. Give the budget in
+   * exactly one place: this option, or the policy's `.maxAttempts(n)`.
+   */
+  retries?: number;
+  /**
+   * Decides whether a failure is worth another attempt (sync or async); a falsy
+   * answer rethrows the error at once. `attempt` is the attempt that failed.
+   * Not called once the budget is spent. An error it throws is thrown by `retry`.
+   */
+  shouldRetry?: (error: unknown, attempt: number) => boolean | PromiseLike<boolean>;
+  /** Called before each wait (awaited when it returns a promise); an error it throws is thrown by `retry`. */
+  onRetry?: (event: RetryEvent) => void | PromiseLike<void>;
+  /**
+   * Ceiling on a wait the server asks for with `Retry-After` (ms or duration
+   * text, non-negative; `Infinity` allowed). Default one hour.
+   */
+  maxRetryAfter?: DurationInput;
+  /**
+   * Fail fast: before any wait, if the wait would end past this time, stop at
+   * once with `RetryError` reason `"deadline"` (no sleep that cannot lead to an
+   * attempt). Ms since the epoch, or `{ afterMs }` (ms or duration text) from the start of the call.
+   */
+  deadline?: number | { afterMs: DurationInput };
+  /**
+   * A budget shared with other calls (`createRetryBudget()`); empty stops with reason `"budget"`.
+   * A store that answers `tryWithdraw()` with a promise is waited for, but no longer than the
+   * call may run: an abort of `signal` rejects with `RetryError` reason `"aborted"`, and the
+   * `deadline` (or `maxRetryTime`) stops with reason `"deadline"` (`fetchWithRetry`: the last
+   * `Response`). A promise that never settles holds a call that has neither for ever. A store
+   * that fails — `tryWithdraw()` throws or its promise rejects — grants no retry: the call stops
+   * with reason `"budget"` (`fetchWithRetry`: the last `Response`), never with the store's error;
+   * a `deposit()` that throws or rejects is ignored.
+   */
+  budget?: RetryBudget;
+  /**
+   * The longest one attempt may take (ms or duration text, positive; `Infinity`: no limit).
+   * Each attempt then gets its own signal (`ctx.signal`; for `fetchWithRetry`, the signal
+   * `fetch` is given, which the `signal` option also aborts), aborted with a `DOMException`
+   * named `TimeoutError` when the time is up. The attempt fails at that moment, even when the
+   * operation ignores its signal (its later outcome is then ignored): a failure like any
+   * other, retried when the policy (and, for `fetchWithRetry`, whether the request may be
+   * sent again) allows, never past the `deadline` or after an abort of `signal`; a call that
+   * stops after it rejects with `RetryError` whose `cause` is the `TimeoutError`. The
+   * attempt's timer is cleared as soon as the attempt settles. For `fetchWithRetry` the time
+   * runs until the response's headers arrive; reading its body is not timed.
+   * A value that is not a duration is a TypeError, a duration that is not positive a RangeError.
+   */
+  attemptTimeout?: DurationInput;
+}
 
 /** Default `maxDeferrals` of `fetchWithRetry`. */
 export const DEFAULT_MAX_DEFERRALS = 3;
@@ -26,8 +139,6 @@ export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
 const P_RETRY_KEYS = [
   "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "shouldConsumeRetry", "signal", "maxRetryTime", "unref",
 ];
-/** The longest `setTimeout` delay, 2^31 − 1 ms. @internal */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
 export interface Plan {

@@ -4,9 +4,10 @@
  * @module
  */
 import { numberOption } from "../engine/errors.js";
-import { readOptions, signalOf } from "../engine/options.js";
-import { MAX_TIMER_MS } from "./retry-options.js";
-import type { AbortSignalLike } from "./retry.js";
+import { readOptions, signalOf, type AbortSignalLike } from "../engine/options.js";
+
+/** The longest `setTimeout` delay, 2^31 − 1 ms: longer waits are chained timers. @internal */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of `sleep`. */
 export interface SleepOptions {
