@@ -50,22 +50,6 @@ export function readOptions<K extends string>(
   return o;
 }
 
-/** The global scope of the program using this package. */
-type Host = typeof globalThis;
-
-/**
- * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
- * none (no DOM lib, no `@types/node`), the members this package uses.
- */
-export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
-  ? S
-  : {
-      readonly aborted: boolean;
-      readonly reason: unknown;
-      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-      removeEventListener(type: "abort", listener: () => void): void;
-    };
-
 /** The AbortSignal option named `name` (`undefined`/`null` = not given). @internal */
 export function signalOf(name: string, x: unknown): AbortSignal | undefined {
   if (x == null) return undefined;

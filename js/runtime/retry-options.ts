@@ -8,7 +8,23 @@ import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.j
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
 import type { RetryBudget } from "./budget.js";
-import { fnOf, isObject, readOptions, signalOf, type AbortSignalLike } from "../engine/options.js";
+import { fnOf, isObject, readOptions, signalOf } from "../engine/options.js";
+
+/** The global scope of the program using this package. */
+type Host = typeof globalThis;
+
+/**
+ * The runtime's `AbortSignal` (DOM, Node, Workers). In a program whose types declare
+ * none (no DOM lib, no `@types/node`), the members this package uses.
+ */
+export type AbortSignalLike = Host extends { AbortSignal: { prototype: infer S } }
+  ? S
+  : {
+      readonly aborted: boolean;
+      readonly reason: unknown;
+      addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+      removeEventListener(type: "abort", listener: () => void): void;
+    };
 
 /** What every function here accepts as a policy: a `Backoff`, or a fixed wait (ms or duration text). */
 export type RetryPolicy = Backoff | DurationInput;
@@ -124,14 +140,14 @@ export interface RetryOptions {
   attemptTimeout?: DurationInput;
 }
 
-/** Default `maxDeferrals` of `fetchWithRetry`. */
+/** Default `maxDeferrals` of `fetchWithRetry`. @internal */
 export const DEFAULT_MAX_DEFERRALS = 3;
 /** Default `maxRetryAfter`: one hour. */
 const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 
-/** `retry`'s own options (its third argument). */
+/** `retry`'s own options (its third argument). @internal */
 export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget", "attemptTimeout"];
-/** `fetchWithRetry`'s options: `retry`'s own and these. */
+/** `fetchWithRetry`'s options: `retry`'s own and these. @internal */
 export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
   ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey", "onFailedAttempt", "maxRetryTime", "unref"],
 );
@@ -140,7 +156,7 @@ const P_RETRY_KEYS = [
   "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "shouldConsumeRetry", "signal", "maxRetryTime", "unref",
 ];
 
-/** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. */
+/** The validated form of the options of the loop behind `retry` (own options) and `fetchWithRetry`. @internal */
 export interface Plan {
   /** The wait after failed attempt `n`. */
   delay: (n: number) => number;
@@ -231,6 +247,7 @@ function pRetryAdvice(rec: Record<string, unknown>, fetch: boolean, slot: boolea
  * `fetchWithRetry`. `keys` are the own enumerable keys of the options `x`; for a p-retry key,
  * the advice reads the p-retry options and own options among them (the call fails anyway),
  * a value that cannot be read counting as not given.
+ * @internal
  */
 export function optionHint(k: string, known: readonly string[], keys: readonly string[], x: Record<string, unknown>): string {
   if (P_RETRY_KEYS.includes(k)) {
@@ -255,6 +272,7 @@ export function optionHint(k: string, known: readonly string[], keys: readonly s
  * option by name, once; an own unknown key is a TypeError
  * `option must be one of <known>; received "<key>"`, followed by where a p-retry or
  * createBackoff key belongs: {@link optionHint}).
+ * @internal
  */
 export function optionsObject(options: unknown, known: readonly string[]): Record<string, unknown> {
   return readOptions(options, known, "options", (key, keys, x) => optionHint(key, known, keys, x));
@@ -283,6 +301,7 @@ function ownOptionAdvice(rec: Record<string, unknown>): string {
  * the slot. p-retry's options there are a TypeError that names `backoff-wasm/p-retry` and the
  * policy that waits as p-retry would; `retry`'s own options there, one that says they go in
  * the options.
+ * @internal
  */
 export function policyOf(x: unknown, name: string, fetch = false): Backoff {
   const expected = `${POLICY_KINDS} or createBackoff options`;
@@ -332,7 +351,7 @@ export function policyDefault(bounded: boolean): Backoff {
   return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
 }
 
-/** Validates every own option once and settles the attempt budget. */
+/** Validates every own option once and settles the attempt budget. @internal */
 export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   const signal = signalOf("signal", o.signal);
   const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
@@ -391,7 +410,7 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
   };
 }
 
-/** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. */
+/** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. @internal */
 export function ceiling(name: string, x: unknown, fallback: number): number {
   if (x === undefined) return fallback;
   if (typeof x !== "number" && typeof x !== "string") throw invalid(TYPE, name, "a duration (ms or duration text)", x);
@@ -418,6 +437,7 @@ function positiveDuration(name: string, x: unknown): number | undefined {
  * Proxy, a throwing getter; the engine's error as the `cause`); an item for which `check`
  * answers an error kind (TYPE for its type, RANGE for a number out of range) is that error,
  * naming the item (`statusCodes[0]`) and its value.
+ * @internal
  */
 export function listOf<T>(name: string, x: unknown, fallback: readonly T[], expected: string, check: (v: unknown) => number | undefined): readonly T[] {
   if (x === undefined) return fallback;

@@ -18,7 +18,7 @@ export {
   fetchWithRetry, type FetchInit, type FetchInput, type FetchRequest, type FetchResponse, type FetchRetryOptions,
 } from "./fetch-retry.js";
 export type { FailedAttemptContext, RetryContext, RetryEvent, RetryOptions, RetryPolicy } from "./retry-options.js";
-export type { AbortSignalLike } from "../engine/options.js";
+export type { AbortSignalLike } from "./retry-options.js";
 export { retryAfterMs, serverDelayMs, type RetryAfterInput } from "./server-delay.js";
 export { sleep, type SleepOptions } from "./sleep.js";
 export { queueRetryDelaySeconds } from "./queue-seconds.js";

@@ -4,7 +4,8 @@
  * @module
  */
 import { numberOption } from "../engine/errors.js";
-import { readOptions, signalOf, type AbortSignalLike } from "../engine/options.js";
+import { readOptions, signalOf } from "../engine/options.js";
+import type { AbortSignalLike } from "./retry-options.js";
 
 /** The longest `setTimeout` delay, 2^31 − 1 ms: longer waits are chained timers. @internal */
 export const MAX_TIMER_MS = 2_147_483_647;
