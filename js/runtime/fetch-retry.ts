@@ -321,12 +321,9 @@ export async function fetchWithRetry(
   const maxRetryTime = numberOption("maxRetryTime", o.maxRetryTime ?? undefined, "a number >= 0 or Infinity", (v) => v >= 0, Infinity);
   const unref = boolOf("unref", o.unref);
   const policy = o.policy !== undefined ? policyOf(o.policy, "policy", true) : policyDefault(o.retries === undefined);
-  const p = plan(policy, o);
-  p.onFailedAttempt = onFailedAttempt;
-  p.maxRetryTime = maxRetryTime;
-  p.unref = unref;
-  p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
-  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
+  const planWith = plan(policy, o);
+  const maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
+  const maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
   const keyGiven = o.idempotencyKey === undefined ? undefined : keyOption(o.idempotencyKey);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
@@ -384,10 +381,13 @@ export async function fetchWithRetry(
     headers.set(KEY_FIELD, key);
     init = { ...init, headers } as FetchInit;
   }
-  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods, headers.has(KEY_FIELD));
-  if (!p.sendAgain) p.attempts = 1;
+  const sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods, headers.has(KEY_FIELD));
 
-  p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
+  // The call's one plan: the own options validated above, and what fetchWithRetry decided.
+  const p = planWith({
+    onFailedAttempt, maxRetryTime, unref, maxDeferrals, maxDeferralMs, sendAgain,
+    joinSignal: (signal) => eitherSignal(signal, initSignal as AbortSignal | undefined),
+  });
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
     const res = await doFetch(request && ownBody && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);

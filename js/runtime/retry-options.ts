@@ -351,8 +351,22 @@ export function policyDefault(bounded: boolean): Backoff {
   return bounded ? defaultPolicy.maxAttempts(4) : defaultPolicy;
 }
 
-/** Validates every own option once and settles the attempt budget. @internal */
-export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
+/**
+ * The parts of a {@link Plan} that only `fetchWithRetry` decides (its own options, its
+ * deferrals, its send decision), and `joinSignal`, which makes the call's signal from the
+ * `signal` option (`fetchWithRetry`: combined with `init`'s). @internal
+ */
+export type PlanParts = Partial<Pick<Plan, "onFailedAttempt" | "maxRetryTime" | "unref" | "maxDeferrals" | "maxDeferralMs" | "sendAgain">> & {
+  joinSignal?: (signal: AbortSignal | undefined) => AbortSignal | undefined;
+};
+
+/**
+ * Validates every own option once and settles the attempt budget; returns the maker of the
+ * one {@link Plan} of the call, which takes the parts a caller decides later (`fetchWithRetry`:
+ * {@link PlanParts}; a request that may not go out again gets one attempt). `retry` calls it
+ * with none. @internal
+ */
+export function plan(policy: Backoff, o: Record<string, unknown>): (parts?: PlanParts) => Plan {
   const signal = signalOf("signal", o.signal);
   const shouldRetry = fnOf<RetryOptions["shouldRetry"]>("shouldRetry", o.shouldRetry);
   const onRetry = fnOf<RetryOptions["onRetry"]>("onRetry", o.onRetry);
@@ -403,11 +417,14 @@ export function plan(policy: Backoff, o: Record<string, unknown>): Plan {
       retries,
     );
   }
-  return {
-    delay: (n) => policy.delay(n), attempts, signal, shouldRetry, onRetry, maxRetryAfter,
+  return ({ joinSignal, ...parts } = {}) => ({
+    delay: (n) => policy.delay(n), shouldRetry, onRetry, maxRetryAfter,
     onFailedAttempt: undefined, maxRetryTime: Infinity, unref: false,
     deadline, afterMs, budget, attemptTimeout, maxDeferrals: 0, maxDeferralMs: Infinity, sendAgain: true,
-  };
+    ...parts,
+    signal: joinSignal ? joinSignal(signal) : signal,
+    attempts: parts.sendAgain === false ? 1 : attempts,
+  });
 }
 
 /** A non-negative duration option (ms or duration text; `Infinity` allowed), `fallback` when not given. @internal */

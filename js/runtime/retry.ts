@@ -88,5 +88,5 @@ export async function retry<T>(
   if (typeof fn !== "function") throw invalid(TYPE, "fn", "a function", fn);
   const pol = policy === undefined ? undefined : policyOf(policy, "policy");
   const o = optionsObject(options, RETRY_KEYS);
-  return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)));
+  return loop(fn, planRules(plan(pol ?? policyDefault(o.retries === undefined), o)()));
 }
