@@ -7,7 +7,7 @@ import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.j
 import { fnOf, isObject } from "../engine/options.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import {
-  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, listOf, optionsObject, plan, policyDefault, policyOf, retriesOf, type Plan,
+  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, listOf, optionsObject, plan, policyDefault, policyOf, retriesOf, RETRY_KEYS, type Plan,
 } from "./retry-options.js";
 import { loop, planRules, type Hooks } from "./retry-loop.js";
 import type { BackoffOptions } from "../policy/backoff.js";
@@ -96,6 +96,11 @@ export interface FetchRetryOptions extends RetryOptions {
   maxDeferralMs?: DurationInput;
 }
 
+/** `fetchWithRetry`'s own options besides `retry`'s. */
+const FETCH_OWN_KEYS: readonly string[] = [
+  "policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey", "onFailedAttempt", "maxRetryTime", "unref",
+];
+
 /**
  * Statuses `fetchWithRetry` retries: 408 Request Timeout, 425 Too Early,
  * 429 Too Many Requests, 500, 502, 503, 504 (RFC 9110 §15, RFC 8470, RFC 6585).
@@ -126,7 +131,10 @@ const FETCH_HOOKS: Hooks = {
  * a getter included): the Fetch standard's `RequestInit` and the extensions Node (`dispatcher`)
  * and Workers (`cf`) read the same way.
  */
-const INIT_MEMBERS = /* @__PURE__ */ "body cache credentials headers integrity keepalive method mode priority redirect referrer referrerPolicy signal window duplex dispatcher cf".split(" ");
+const INIT_MEMBERS: readonly string[] = [
+  "body", "cache", "credentials", "headers", "integrity", "keepalive", "method", "mode", "priority", "redirect", "referrer", "referrerPolicy",
+  "signal", "window", "duplex", "dispatcher", "cf",
+];
 
 /**
  * `init` as a plain record, each member read once: its own enumerable keys (the members and
@@ -295,6 +303,8 @@ export async function fetchWithRetry(
   // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
   const start = Date.now();
   const t0 = performance.now();
+  // fetchWithRetry's options: retry's own and its own.
+  const FETCH_KEYS = RETRY_KEYS.concat(FETCH_OWN_KEYS);
   const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   const given = init;
@@ -320,7 +330,7 @@ export async function fetchWithRetry(
   const onFailedAttempt = fnOf<Plan["onFailedAttempt"]>("onFailedAttempt", o.onFailedAttempt);
   const maxRetryTime = numberOption("maxRetryTime", o.maxRetryTime ?? undefined, "a number >= 0 or Infinity", (v) => v >= 0, Infinity);
   const unref = boolOf("unref", o.unref);
-  const policy = o.policy !== undefined ? policyOf(o.policy, "policy", true) : policyDefault(o.retries === undefined);
+  const policy = o.policy !== undefined ? policyOf(o.policy, "policy", FETCH_KEYS) : policyDefault(o.retries === undefined);
   const planWith = plan(policy, o);
   const maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
   const maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);

@@ -6,7 +6,8 @@
  */
 import { Backoff, createBackoff, type BackoffOptions } from "../policy/backoff.js";
 import { toMs, type DurationInput } from "../policy/duration.js";
-import { BACKOFF_OPTIONS, invalid, isOptionName, numberOption, optionNames, RANGE, readable, TYPE } from "../engine/errors.js";
+import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
+import { BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, isBackoffOption } from "../engine/boundary.js";
 import type { RetryBudget } from "./budget.js";
 import { fnOf, isObject, readOptions, signalOf } from "../engine/options.js";
 
@@ -147,10 +148,6 @@ const DEFAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** `retry`'s own options (its third argument). @internal */
 export const RETRY_KEYS: readonly string[] = ["signal", "retries", "shouldRetry", "onRetry", "maxRetryAfter", "deadline", "budget", "attemptTimeout"];
-/** `fetchWithRetry`'s options: `retry`'s own and these. @internal */
-export const FETCH_KEYS = /* @__PURE__ */ RETRY_KEYS.concat(
-  ["policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey", "onFailedAttempt", "maxRetryTime", "unref"],
-);
 /** p-retry's options, which mean what they mean in p-retry only in `backoff-wasm/p-retry`. */
 const P_RETRY_KEYS = [
   "retries", "factor", "minTimeout", "maxTimeout", "randomize", "onFailedAttempt", "shouldRetry", "shouldConsumeRetry", "signal", "maxRetryTime", "unref",
@@ -203,7 +200,8 @@ function ownOptions(x: object, name: string): Record<string, unknown> {
   });
 }
 
-const isBackoffKey = (k: string) => isOptionName(BACKOFF_OPTIONS, k);
+/** Whether `k` is a `createBackoff` option (the boundary table's test, which needs no other surface's names). */
+const isBackoffKey = (k: string) => isBackoffOption(k);
 
 /**
  * The policy that waits as p-retry would with the options of `rec` (p-retry's defaults for
@@ -223,17 +221,19 @@ function pRetryPolicy(rec: Record<string, unknown>, attempts: boolean): string {
 }
 
 /**
- * The advice for p-retry's options given to `retry` (`fetch` false) or `fetchWithRetry`, the
- * keys of `rec` where they were found (`slot`: the policy's place, where `retries` belongs to
- * the policy): `backoff-wasm/p-retry` takes them with p-retry's meaning; here the waits are
- * the policy that waits as p-retry would, and the call that works with it.
+ * The advice for p-retry's options given to `retry` (`known` is {@link RETRY_KEYS}) or
+ * `fetchWithRetry` (`known` is its options), the keys of `rec` where they were found (`slot`:
+ * the policy's place, where `retries` belongs to the policy): `backoff-wasm/p-retry` takes
+ * them with p-retry's meaning; here the waits are the policy that waits as p-retry would, and
+ * the call that works with it.
  */
-function pRetryAdvice(rec: Record<string, unknown>, fetch: boolean, slot: boolean): string {
+function pRetryAdvice(rec: Record<string, unknown>, known: readonly string[], slot: boolean): string {
+  const fetch = known !== RETRY_KEYS;
   const keys = Object.keys(rec);
-  const shown = keys.filter((k) => P_RETRY_KEYS.includes(k) && (slot || !(fetch ? FETCH_KEYS : RETRY_KEYS).includes(k)));
+  const shown = keys.filter((k) => P_RETRY_KEYS.includes(k) && (slot || !known.includes(k)));
   const policy = pRetryPolicy(rec, slot || !("retries" in rec));
   // The options that keep their place: retry's own (and fetchWithRetry's), p-retry's callbacks aside.
-  const kept = keys.filter((k) => (fetch ? FETCH_KEYS : RETRY_KEYS).includes(k) && !["shouldRetry", "onFailedAttempt"].includes(k) && !(slot && k === "retries"));
+  const kept = keys.filter((k) => known.includes(k) && !["shouldRetry", "onFailedAttempt"].includes(k) && !(slot && k === "retries"));
   const call = fetch
     ? `fetchWithRetry(input, init, { policy: ${policy}${kept.map((k) => `, ${k}`).join("")} })`
     : `retry(fn, ${policy}${kept.length ? `, { ${kept.join(", ")} }` : ""})`;
@@ -242,7 +242,7 @@ function pRetryAdvice(rec: Record<string, unknown>, fetch: boolean, slot: boolea
 }
 
 /**
- * Where a key that is not an option of `known` ({@link RETRY_KEYS} or {@link FETCH_KEYS})
+ * Where a key that is not an option of `known` ({@link RETRY_KEYS}, or `fetchWithRetry`'s)
  * belongs, in the caller's words: the `hint` of the options reader for `retry` and
  * `fetchWithRetry`. `keys` are the own enumerable keys of the options `x`; for a p-retry key,
  * the advice reads the p-retry options and own options among them (the call fails anyway),
@@ -260,7 +260,7 @@ export function optionHint(k: string, known: readonly string[], keys: readonly s
         own[key] = undefined;
       }
     }
-    return ` (${pRetryAdvice(own, known === FETCH_KEYS, false)})`;
+    return ` (${pRetryAdvice(own, known, false)})`;
   }
   if (isBackoffKey(k)) return ` (${k} is a createBackoff option: give it in the policy)`;
   return "";
@@ -268,7 +268,7 @@ export function optionHint(k: string, known: readonly string[], keys: readonly s
 
 /**
  * The options object of `retry` (`known` is {@link RETRY_KEYS}) or `fetchWithRetry`
- * ({@link FETCH_KEYS}), read by the package's one reader (js/engine/options.ts: each known
+ * (its options), read by the package's one reader (js/engine/options.ts: each known
  * option by name, once; an own unknown key is a TypeError
  * `option must be one of <known>; received "<key>"`, followed by where a p-retry or
  * createBackoff key belongs: {@link optionHint}).
@@ -296,14 +296,15 @@ function ownOptionAdvice(rec: Record<string, unknown>): string {
 }
 
 /**
- * A policy slot (`retry`'s second argument; `fetchWithRetry`'s `policy` when `fetch`): a
- * `Backoff`, a duration (fixed) or `createBackoff` options. `name` is the caller's word for
- * the slot. p-retry's options there are a TypeError that names `backoff-wasm/p-retry` and the
+ * A policy slot (`retry`'s second argument; `fetchWithRetry`'s `policy` when `known` is its
+ * options rather than {@link RETRY_KEYS}): a `Backoff`, a duration (fixed) or `createBackoff`
+ * options. `name` is the caller's word for the slot. p-retry's options there are a TypeError that names `backoff-wasm/p-retry` and the
  * policy that waits as p-retry would; `retry`'s own options there, one that says they go in
  * the options.
  * @internal
  */
-export function policyOf(x: unknown, name: string, fetch = false): Backoff {
+export function policyOf(x: unknown, name: string, known = RETRY_KEYS): Backoff {
+  const fetch = known !== RETRY_KEYS;
   const expected = `${POLICY_KINDS} or createBackoff options`;
   if (typeof x === "number" || typeof x === "string") {
     try {
@@ -332,13 +333,13 @@ export function policyOf(x: unknown, name: string, fetch = false): Backoff {
   // p-retry's options: one only p-retry has, or — with no createBackoff key — any of them.
   const pKeys = keys.filter((k) => P_RETRY_KEYS.includes(k) && !isBackoffKey(k));
   if (pKeys.some((k) => !RETRY_KEYS.includes(k)) || (!backoff && pKeys.length)) {
-    throw invalid(TYPE, name, `${expected}, not p-retry's options: ${pRetryAdvice(rec, fetch, true)}`, x);
+    throw invalid(TYPE, name, `${expected}, not p-retry's options: ${pRetryAdvice(rec, known, true)}`, x);
   }
   for (const k of keys) {
     if (isBackoffKey(k)) continue;
     throw invalid(TYPE, `${name} key`, RETRY_KEYS.includes(k)
       ? `an option of the policy, not ${k}: ${k} goes in the options (the third argument)${fetch ? "" : ownOptionAdvice(rec)}`
-      : `one of createBackoff's options (${optionNames(BACKOFF_OPTIONS)})`, k);
+      : `one of createBackoff's options (${BACKOFF_FIELDS.slice(BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO).join(", ")})`, k);
   }
   // The record read above, not `x` again: every option is read once.
   return createBackoff(rec as unknown as BackoffOptions);
