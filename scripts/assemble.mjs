@@ -25,7 +25,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, ch
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
-import { buildSync } from "esbuild";
+import { buildSync, transformSync } from "esbuild";
 import { gzipSync } from "node:zlib";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -333,16 +333,70 @@ function classNames(dir) {
 }
 
 /**
- * `code` with the line continuations (a backslash and a newline) that `lineLimit` puts
- * inside long string literals taken out again: a bundler that wraps CommonJS modules
- * indents every line (Rollup's commonjs plugin inserts a tab), which then lands inside
- * the string (`typeof v` against "\tundefined": every option read as an object).
- * A continuation adds nothing to the string, so the strings are the same; in minified
- * code (no comments) only a string or template literal can hold one. An even run of
- * backslashes before a newline is escaped backslashes, not a continuation, and stays.
+ * `code` without the line continuations (a backslash and a newline) that `lineLimit` puts
+ * inside long string literals: a bundler that wraps CommonJS modules indents every line
+ * (Rollup's commonjs plugin inserts a tab), which then lands inside the string (`typeof v`
+ * against "\tundefined": every option read as an object). In minified code (no comments)
+ * only a string or template literal can hold one. Each continuation becomes the end of the
+ * literal, a `+` and a new line that opens it again (`"ab\⏎cd"` → `"ab"+⏎"cd"`), so the line
+ * stays short (Node prints the source line of an uncaught error); the delimiter is the one
+ * for which esbuild, folding the concatenation, makes of the file exactly what it makes of
+ * the file with the continuation simply removed (the same strings, the same code). Where no
+ * delimiter does (a tagged template), the continuation is removed and the line joined. An
+ * even run of backslashes before a newline is escaped backslashes, not a continuation.
  */
 function unsplitStrings(code) {
-  return code.replace(/(?<!\\)((?:\\\\)*)\\\n/g, "$1");
+  const continuation = /(?<!\\)((?:\\\\)*)\\\n/g;
+  const found = [...code.matchAll(continuation)].map((m) => ({ at: m.index, backslashes: m[1], length: m[0].length }));
+  if (found.length === 0) return code;
+  const folded = (c) => {
+    try {
+      return transformSync(c, { loader: "js", minifySyntax: true, minifyWhitespace: true, logLevel: "silent" }).code;
+    } catch {
+      return undefined;
+    }
+  };
+  /** The code with continuation `i` written as `split[i]` ("" removes it). */
+  const render = (split) => {
+    let out = "";
+    let from = 0;
+    found.forEach((f, i) => {
+      out += code.slice(from, f.at) + f.backslashes + split[i];
+      from = f.at + f.length;
+    });
+    return out + code.slice(from);
+  };
+  const split = found.map(() => "");
+  const want = folded(render(split));
+  if (want === undefined) return render(split);
+  // A first guess, checked once for the whole file: the quote that is open at the end of the
+  // line, read naively from its start (or the previous line's, when that one was continued).
+  const guess = found.map((f, i) => {
+    const start = code.lastIndexOf("\n", f.at - 1) + 1;
+    let open = i > 0 && found[i - 1].at + found[i - 1].length === start ? "prev" : "";
+    if (open === "prev") return open;
+    for (let j = start; j < f.at; j++) {
+      const c = code[j];
+      if (c === "\\") j++;
+      else if (open === "" && (c === '"' || c === "'" || c === "`")) open = c;
+      else if (c === open) open = "";
+    }
+    return open;
+  });
+  guess.forEach((g, i) => {
+    guess[i] = g === "prev" ? guess[i - 1] : g;
+    split[i] = guess[i] ? `${guess[i]}+\n${guess[i]}` : "";
+  });
+  if (guess.every(Boolean) && folded(render(split)) === want) return render(split);
+  split.fill("");
+  for (let i = 0; i < found.length; i++) {
+    for (const q of ['"', "'", "`"]) {
+      split[i] = `${q}+\n${q}`;
+      if (folded(render(split)) === want) break;
+      split[i] = "";
+    }
+  }
+  return render(split);
 }
 
 /**

@@ -213,18 +213,6 @@ export function readable<T>(name: string, expected: string, x: unknown, read: ()
   }
 }
 
-/**
- * The own enumerable properties of the options object `x`, each read once, as a plain
- * record: keys that cannot be listed are `<name> must be an object whose keys can be
- * listed`, a value that cannot be read is {@link readable}'s error; either with the
- * engine's error as the `cause` (`createBackoff`, mirrored, keeps its own wording). @internal
- */
-export function readOptions(x: object, name = "options"): Record<string, unknown> {
-  readable(name, "an object whose keys can be listed", x, () => Object.keys(x));
-  // A spread defines each key as an own property (an own `__proto__` key stays a key).
-  return readable(name, "an object that can be read", x, () => ({ ...x }) as Record<string, unknown>);
-}
-
 /** Sigil's option names (the options of `SIGIL_FIELDS`). @internal */
 export const SIGIL_OPTIONS = SURFACE_SIGIL;
 /** `createBackoff`'s option names (the options of `BACKOFF_FIELDS`). @internal */

@@ -17,7 +17,7 @@
  */
 import { Backoff } from "../policy/backoff.js";
 import { invalid, numberOption, readable, TYPE } from "../engine/errors.js";
-import { optionsObject } from "../runtime/retry-options.js";
+import { readOptions } from "../engine/options.js";
 import { delaySeconds, queueRetryDelaySeconds } from "../runtime/queue-seconds.js";
 import { retryAfterMs, type RetryAfterInput } from "../runtime/server-delay.js";
 import type { RetryPolicy } from "../runtime/retry.js";
@@ -141,7 +141,7 @@ export function retryMessage(message: QueueMessageLike, policy: RetryPolicy, opt
   const fields = readable("message", `${expected} that can be read`, message, () =>
     ({ retry: message?.retry, ack: message?.ack, attempts: message?.attempts, id: message?.id }));
   if (typeof fields.retry !== "function" || typeof fields.ack !== "function") throw invalid(TYPE, "message", expected, message);
-  const o = optionsObject(options, MESSAGE_OPTIONS);
+  const o = readOptions(options, MESSAGE_OPTIONS);
   const onExhausted = o.onExhausted ?? "retry";
   if (onExhausted !== "retry" && onExhausted !== "ack") {
     throw invalid(TYPE, "onExhausted", '"retry" or "ack"', o.onExhausted);

@@ -5,7 +5,7 @@
  */
 import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
 import { invalid, readable, TYPE } from "../engine/errors.js";
-import { optionsObject } from "./retry-options.js";
+import { readOptions } from "../engine/options.js";
 
 /** The Durable Object namespace binding `durableObjectBudgetStore` uses (a subset of Workers' `DurableObjectNamespace`). */
 export interface DurableObjectNamespaceLike {
@@ -122,10 +122,10 @@ export function durableObjectBudgetStore(namespace: DurableObjectNamespaceLike, 
   const ok = readable("namespace", "a Durable Object namespace that can be read", namespace, () =>
     typeof namespace === "object" && namespace !== null && typeof namespace.idFromName === "function" && typeof namespace.get === "function");
   if (!ok) throw invalid(TYPE, "namespace", "a Durable Object namespace (env binding with idFromName and get)", namespace);
-  // The runtime's one options reader: a revoked Proxy, a throwing getter, an array or an
+  // The one options reader (by name, once): a revoked Proxy, a throwing getter, an array or an
   // unknown key is the package's TypeError.
   if (options === undefined) throw invalid(TYPE, "options", "an object", options);
-  const o = optionsObject(options, ["name"]);
+  const o = readOptions(options, ["name"]);
   const name = o.name;
   if (typeof name !== "string" || name === "") throw invalid(TYPE, "name", "a non-empty string", name);
   let id: unknown;

@@ -4,7 +4,7 @@
  */
 import type { RetryBudgetRule, RetryBudgetStore, RetryBudgetWithdrawal } from "./budget.js";
 import { invalid, readable, TYPE } from "../engine/errors.js";
-import { optionsObject } from "./retry-options.js";
+import { readOptions } from "../engine/options.js";
 
 /**
  * The Redis clients `redisBudgetStore` takes, by the one method it calls:
@@ -93,10 +93,10 @@ export function redisBudgetStore(client: RedisClientLike, options: RedisBudgetSt
     return "getSlotMaster" in c || "getSentinelNode" in c ? 0 : "node-redis";
   });
   if (!kind) throw invalid(TYPE, "client", `an ioredis instance or a node-redis (v4+) client${kind === 0 ? " from createClient() (a cluster or sentinel: use ioredis)" : ""}`, client);
-  // The runtime's one options reader: a revoked Proxy, a throwing getter, an array or an
+  // The one options reader (by name, once): a revoked Proxy, a throwing getter, an array or an
   // unknown key is the package's TypeError.
   if (options === undefined) throw invalid(TYPE, "options", "an object", options);
-  const o = optionsObject(options, ["key"]);
+  const o = readOptions(options, ["key"]);
   const key = o.key;
   if (typeof key !== "string" || key === "") throw invalid(TYPE, "key", "a non-empty string", key);
   const sha = (scriptSha ??= scriptSha1().catch(() => undefined));

@@ -6,7 +6,7 @@
  */
 import { toMs, type DurationInput } from "../policy/duration.js";
 import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
-import { optionsObject } from "./retry-options.js";
+import { readOptions } from "../engine/options.js";
 
 /**
  * What `retry`/`fetchWithRetry` need of a budget (option `budget`). A budget
@@ -206,9 +206,9 @@ function localBudget(deposit: number, cost: number, reserve: number, windowMs: n
  * await fetchWithRetry(url, undefined, { budget });
  */
 export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget {
-  // The runtime's one options reader: each option read once; a revoked Proxy, a throwing
+  // The one options reader: each option read by name, once; a revoked Proxy, a throwing
   // getter, an array or an unknown key is the package's TypeError.
-  const o = optionsObject(options, KEYS) as RetryBudgetOptions;
+  const o = readOptions(options, KEYS) as RetryBudgetOptions;
   const ratio = numberOption("ratio", o.ratio, "a number in [0, 1000]", (v) => v >= 0 && v <= 1000, 0.2);
   const minPerSecond = numberOption("minPerSecond", o.minPerSecond, "a non-negative integer", (v) => Number.isSafeInteger(v) && v >= 0, 10);
   const windowMs = duration("windowMs", o.windowMs, 1000, 60_000, "a duration from 1 s to 60 s", 10_000);

@@ -4,12 +4,102 @@
  * @module
  */
 import { invalid, numberOption, RANGE, readable, TYPE } from "../engine/errors.js";
+import { fnOf, isObject } from "../engine/options.js";
 import { isInstance, RetryError } from "./retry-errors.js";
 import {
-  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, FETCH_KEYS, fnOf, isObject, listOf, optionHint, optionsObject, plan, policyDefault, policyOf, retriesOf, type Plan,
+  boolOf, ceiling, DEFAULT_MAX_DEFERRALS, listOf, optionsObject, plan, policyDefault, policyOf, retriesOf, RETRY_KEYS, type Plan,
 } from "./retry-options.js";
 import { loop, planRules, type Hooks } from "./retry-loop.js";
-import type { FetchInit, FetchInput, FetchResponse, FetchRetryOptions, RetryContext } from "./retry.js";
+import type { BackoffOptions } from "../policy/backoff.js";
+import type { DurationInput } from "../policy/duration.js";
+import type { FailedAttemptContext, RetryContext, RetryOptions, RetryPolicy } from "./retry-options.js";
+
+/** The global scope of the program using this package. */
+type Host = typeof globalThis;
+
+/** The first parameter of the runtime's `fetch` (a URL, URL text or `Request`). */
+export type FetchInput = Host extends { fetch: (input: infer I, ...rest: never[]) => unknown } ? I : string;
+/** The second parameter of the runtime's `fetch` (`RequestInit`). */
+export type FetchInit = Host extends { fetch: (input: never, init?: infer I) => unknown } ? NonNullable<I> : object;
+/** The runtime's `Request` (what `idempotencyKey` as a function is given). */
+export type FetchRequest = Host extends { Request: { prototype: infer R } } ? R : unknown;
+/** What the runtime's `fetch` resolves to (`Response`). */
+export type FetchResponse = Host extends { fetch: (...args: never[]) => Promise<infer R> } ? R : unknown;
+
+/**
+ * Options of `fetchWithRetry`: every `retry` option and these. The waits come from `policy`
+ * only: p-retry's `factor`, `minTimeout`, `maxTimeout`, `randomize` are a TypeError that
+ * names the policy waiting as p-retry would (`backoff-wasm/p-retry` is p-retry itself).
+ * `shouldRetry` keeps this package's form `(error, attempt)`.
+ */
+export interface FetchRetryOptions extends RetryOptions {
+  /**
+   * Called after every failed attempt (awaited), the last one included, with p-retry's
+   * context; a throw rejects with it. Its `error` is the network error, or the `Response`
+   * when the failure is a retryable status.
+   */
+  onFailedAttempt?: (context: FailedAttemptContext<Error | FetchResponse>) => unknown;
+  /**
+   * Ms from the start of the call after which no attempt begins (`performance.now()`); the
+   * last wait is cut to fit, as p-retry's option of that name. Default `Infinity`.
+   */
+  maxRetryTime?: number;
+  /** Let Node exit while a wait is pending (`timer.unref()`). Default `false`. */
+  unref?: boolean;
+  /**
+   * The waits: a `Backoff`, a duration, or `createBackoff` options. Default
+   * `Backoff.exponential("1 second").cap("30 seconds").jitter("full").maxAttempts(4)`
+   * (without `.maxAttempts(4)` when `retries` is given).
+   */
+  policy?: RetryPolicy | BackoffOptions;
+  /**
+   * Also retry methods that are not idempotent (POST, PATCH, …). Default `false`. Not with
+   * `methods`. A request with an idempotency key (`idempotencyKey`) is retried without it.
+   */
+  retryNonIdempotent?: boolean;
+  /**
+   * The methods that are retried (any case; method names as HTTP writes them, RFC 9110
+   * tokens such as `"PATCH"`, read once: a hole, empty text or a name with a space or
+   * other separator is a TypeError). Default GET, HEAD, OPTIONS, PUT, DELETE
+   * (idempotent, RFC 9110 §9.2.2).
+   */
+  methods?: readonly string[];
+  /**
+   * The statuses that are retried, integers 100 to 599 (read once). Default 408, 425, 429,
+   * 500, 502, 503, 504. An item that is not a number (a hole included) is a TypeError, a
+   * number outside that range (or not an integer) a RangeError, both naming the item
+   * (`statusCodes[0]`) and its value.
+   */
+  statusCodes?: readonly number[];
+  /**
+   * An `Idempotency-Key` for the request, the same on every attempt: `true` (a random UUID,
+   * `crypto.randomUUID()`, made once per call), the key as text (visible ASCII characters,
+   * spaces only between them; sent as it is), or a function of the request returning one
+   * (or a promise of one), called once per call with a `Request` built from `input` and
+   * `init` (its body is there when it can be read again; a one-shot body is left out). A
+   * request with a key may be sent again whatever its method, when its body can be read
+   * again: a POST or PATCH with a text body is retried. A one-shot body still goes out once.
+   * A request whose own headers carry `Idempotency-Key` already is treated the same way
+   * (its key is sent as it is; this option is then a TypeError). Rejects with a TypeError
+   * naming the option and the value for another value or what the function returns that is
+   * no key; an error the function throws rejects as is.
+   */
+  idempotencyKey?: true | string | ((request: FetchRequest) => string | PromiseLike<string>);
+  /** Deferrals (server-ordered waits) allowed per call, a non-negative integer or `Infinity`. Default 3. */
+  maxDeferrals?: number;
+  /**
+   * The longest server wait taken as a deferral (ms or duration text): a longer
+   * one stops the call at once (reason `"deferrals"`; the `Response` is
+   * returned, so a Worker can hand the wait to Queues). Default `Infinity`; the
+   * wait itself is at most `maxRetryAfter`.
+   */
+  maxDeferralMs?: DurationInput;
+}
+
+/** `fetchWithRetry`'s own options besides `retry`'s. */
+const FETCH_OWN_KEYS: readonly string[] = [
+  "policy", "retryNonIdempotent", "methods", "statusCodes", "maxDeferrals", "maxDeferralMs", "idempotencyKey", "onFailedAttempt", "maxRetryTime", "unref",
+];
 
 /**
  * Statuses `fetchWithRetry` retries: 408 Request Timeout, 425 Too Early,
@@ -41,7 +131,10 @@ const FETCH_HOOKS: Hooks = {
  * a getter included): the Fetch standard's `RequestInit` and the extensions Node (`dispatcher`)
  * and Workers (`cf`) read the same way.
  */
-const INIT_MEMBERS = /* @__PURE__ */ "body cache credentials headers integrity keepalive method mode priority redirect referrer referrerPolicy signal window duplex dispatcher cf".split(" ");
+const INIT_MEMBERS: readonly string[] = [
+  "body", "cache", "credentials", "headers", "integrity", "keepalive", "method", "mode", "priority", "redirect", "referrer", "referrerPolicy",
+  "signal", "window", "duplex", "dispatcher", "cf",
+];
 
 /**
  * `init` as a plain record, each member read once: its own enumerable keys (the members and
@@ -210,7 +303,9 @@ export async function fetchWithRetry(
   // The call's clock starts here: the first Request built below can take tens of ms (Node loads its fetch then).
   const start = Date.now();
   const t0 = performance.now();
-  const o = optionsObject(options, FETCH_KEYS, optionHint);
+  // fetchWithRetry's options: retry's own and its own.
+  const FETCH_KEYS = RETRY_KEYS.concat(FETCH_OWN_KEYS);
+  const o = optionsObject(options, FETCH_KEYS);
   if (init !== undefined && !isObject(init)) throw invalid(TYPE, "init", "an object", init);
   const given = init;
   const readInit = <T>(read: () => T) => readable("init", "an object that can be read", given, read);
@@ -235,13 +330,10 @@ export async function fetchWithRetry(
   const onFailedAttempt = fnOf<Plan["onFailedAttempt"]>("onFailedAttempt", o.onFailedAttempt);
   const maxRetryTime = numberOption("maxRetryTime", o.maxRetryTime ?? undefined, "a number >= 0 or Infinity", (v) => v >= 0, Infinity);
   const unref = boolOf("unref", o.unref);
-  const policy = o.policy !== undefined ? policyOf(o.policy, "policy", true) : policyDefault(o.retries === undefined);
-  const p = plan(policy, o);
-  p.onFailedAttempt = onFailedAttempt;
-  p.maxRetryTime = maxRetryTime;
-  p.unref = unref;
-  p.maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
-  p.maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
+  const policy = o.policy !== undefined ? policyOf(o.policy, "policy", FETCH_KEYS) : policyDefault(o.retries === undefined);
+  const planWith = plan(policy, o);
+  const maxDeferrals = retriesOf(o.maxDeferrals, DEFAULT_MAX_DEFERRALS, "maxDeferrals");
+  const maxDeferralMs = ceiling("maxDeferralMs", o.maxDeferralMs, Infinity);
   const keyGiven = o.idempotencyKey === undefined ? undefined : keyOption(o.idempotencyKey);
   const doFetch = globalThis.fetch;
   if (typeof doFetch !== "function") throw invalid(TYPE, "globalThis.fetch", "a function (this runtime has no fetch)", doFetch);
@@ -299,10 +391,13 @@ export async function fetchWithRetry(
     headers.set(KEY_FIELD, key);
     init = { ...init, headers } as FetchInit;
   }
-  p.sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods, headers.has(KEY_FIELD));
-  if (!p.sendAgain) p.attempts = 1;
+  const sendAgain = mayResend(method, body, o.retryNonIdempotent === true, methods, headers.has(KEY_FIELD));
 
-  p.signal = eitherSignal(p.signal, initSignal as AbortSignal | undefined);
+  // The call's one plan: the own options validated above, and what fetchWithRetry decided.
+  const p = planWith({
+    onFailedAttempt, maxRetryTime, unref, maxDeferrals, maxDeferralMs, sendAgain,
+    joinSignal: (signal) => eitherSignal(signal, initSignal as AbortSignal | undefined),
+  });
   let last: Response | undefined;
   const attempt = async ({ signal }: RetryContext): Promise<Response> => {
     const res = await doFetch(request && ownBody && p.sendAgain ? request.clone() : input, signal ? { ...init, signal } : init);

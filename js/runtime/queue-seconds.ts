@@ -6,7 +6,7 @@
  */
 import { Backoff } from "../policy/backoff.js";
 import { numberOption } from "../engine/errors.js";
-import type { RetryPolicy } from "./retry.js";
+import type { RetryPolicy } from "./retry-options.js";
 
 /** Cloudflare Queues: `delaySeconds` is at most 43 200 (12 hours). */
 const QUEUES_MAX_DELAY_SECONDS = 43_200;

@@ -5,10 +5,10 @@
  */
 import { AbortError, isInstance, RetryError, unwrap, type RetryStopReason } from "./retry-errors.js";
 import type { RetryBudget } from "./budget.js";
-import { isObject, MAX_TIMER_MS, type Plan } from "./retry-options.js";
+import { isObject } from "../engine/options.js";
+import type { Plan, RetryContext } from "./retry-options.js";
 import { prop, serverWaitMs } from "./server-delay.js";
-import { wait } from "./sleep.js";
-import type { RetryContext } from "./retry.js";
+import { MAX_TIMER_MS, wait } from "./sleep.js";
 
 /** How `fetchWithRetry` lets the shared loop see responses as failures. */
 export interface Hooks {

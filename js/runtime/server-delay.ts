@@ -15,7 +15,7 @@
  */
 import { delaySecondsMs, retryAfterValueMs } from "./http-date.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
-import { isObject } from "./retry-options.js";
+import { isObject } from "../engine/options.js";
 
 /** `X-RateLimit-Reset` values at or above this many seconds are a time since the epoch. */
 const EPOCH_SECONDS_FROM = 1e9;

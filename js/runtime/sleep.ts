@@ -4,8 +4,11 @@
  * @module
  */
 import { numberOption } from "../engine/errors.js";
-import { MAX_TIMER_MS, optionsObject, signalOf } from "./retry-options.js";
-import type { AbortSignalLike } from "./retry.js";
+import { readOptions, signalOf } from "../engine/options.js";
+import type { AbortSignalLike } from "./retry-options.js";
+
+/** The longest `setTimeout` delay, 2^31 − 1 ms: longer waits are chained timers. @internal */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of `sleep`. */
 export interface SleepOptions {
@@ -29,7 +32,7 @@ export interface SleepOptions {
  */
 export async function sleep(ms: number, options?: SleepOptions): Promise<void> {
   numberOption("ms", ms, "a non-negative number of ms", (v) => v >= 0);
-  return wait(ms, signalOf("signal", optionsObject(options, ["signal"]).signal));
+  return wait(ms, signalOf("signal", readOptions(options, ["signal"]).signal));
 }
 
 /** The timer behind `sleep` and the retry loop (validated arguments); `unref` lets Node exit during the wait. @internal */

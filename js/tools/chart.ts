@@ -5,7 +5,8 @@
  */
 import { Backoff, createBackoff } from "../policy/backoff.js";
 import type { DurationInput } from "../policy/duration.js";
-import { invalid, numberOption, readOptions, TYPE } from "../engine/errors.js";
+import { invalid, numberOption, TYPE } from "../engine/errors.js";
+import { readOptions } from "../engine/options.js";
 import { formatDelay } from "./format.js";
 import { seededInt } from "../policy/streams.js";
 
@@ -109,21 +110,18 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  * it). Every band, point and line lies inside the plot. Readable at 640 × 360.
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
+ * @param opts see {@link ScheduleSvgOptions}; each read by its name, once (an inherited option
+ *   and a getter count); an inherited key that is no option is ignored.
  * @throws TypeError/RangeError for a bad option (named in the message); TypeError for options
- *   that are not an object (an array included) or cannot be read (a revoked Proxy, a throwing
- *   getter; the engine's error is the `cause`), and for a `seed` without `samples` (1 or more).
+ *   that are not an object (an array included), hold an own enumerable key that is no option,
+ *   or cannot be read (a revoked Proxy, a throwing getter; the engine's error is the `cause`),
+ *   and for a `seed` without `samples` (1 or more).
  */
 export function scheduleSvg(policy: Backoff | DurationInput, opts: ScheduleSvgOptions = {}): string {
   const p = Backoff.from(policy);
-  if (opts === null || typeof opts !== "object") throw invalid(TYPE, "options", "an object", opts);
-  // Each option read once; a revoked Proxy or a throwing getter is the package's TypeError.
-  const options = readOptions(opts) as ScheduleSvgOptions;
-  // An array is an object too, but never options (asked after readOptions, which reports a
-  // revoked Proxy, on which isArray throws).
-  if (Array.isArray(opts)) throw invalid(TYPE, "options", "an object", opts);
-  for (const key in options) {
-    if (!SVG_KEYS.includes(key)) throw invalid(TYPE, "an option name", `one of ${SVG_KEYS.join(", ")}`, key);
-  }
+  // The one options reader: each option by name, once; not an object (an array included), a
+  // revoked Proxy, a throwing getter or an own unknown key is the package's TypeError.
+  const options = readOptions(opts, SVG_KEYS) as ScheduleSvgOptions;
   const retries = integerOption(options.retries, "retries", 1, 200, Math.min(200, (p.attempts ?? 11) - 1) || 1);
   const samples = integerOption(options.samples, "samples", 0, 50, 0);
   const width = integerOption(options.width, "width", 320, 4096, 640);

@@ -300,6 +300,31 @@ test("flush() settles once every deposit made so far has landed: the one on its 
   assert.equal(await settled(budget.flush()), true, "nothing left to land");
 });
 
+test("flush() covers the deposits of calls that ended by attemptTimeout: it settles once they have landed, not before", async () => {
+  const store = memoryStore();
+  store.mode = "held";
+  const errors = [];
+  // A store timeout of a minute: flush() may settle only because the deposits landed.
+  const budget = createRetryBudget({ ratio: 0.5, minPerSecond: 0, windowMs: "60 seconds", store, storeTimeoutMs: "60 seconds", onStoreError: (e) => errors.push(e) });
+  const hang = () => new Promise(() => {});
+  const ended = await Promise.all([1, 2, 3].map(() => retry(hang, 0, { retries: 0, attemptTimeout: 20, budget }).catch((e) => e)));
+  for (const e of ended) {
+    assert.deepEqual([e.name, e.reason, e.attempts, e.cause.name], ["RetryError", "attempts", 1, "TimeoutError"]);
+  }
+  // The first deposit is on its way; the two others wait behind it.
+  assert.equal(store.held.length, 1);
+  const flushed = budget.flush();
+  assert.equal(await settled(flushed), false);
+  store.release(); // the first lands; the two others go out as one deposit
+  assert.equal(await settled(flushed), false);
+  assert.equal(store.held.length, 1);
+  store.release();
+  assert.equal(await settled(flushed), true);
+  assert.equal(store.units, 3);
+  assert.equal(store.deposits, 2);
+  assert.deepEqual(errors, []);
+});
+
 test("flush() settles when the store fails or never answers (after storeTimeoutMs), never rejects; onStoreError once", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
   for (const mode of ["hang", "reject"]) {

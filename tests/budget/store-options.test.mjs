@@ -14,11 +14,11 @@ const client = { sendCommand: async () => 1 };
 const namespace = (object) => ({ idFromName: (n) => n, get: () => ({ fetch: (url, init) => object.fetch(new Request(url, init)) }) });
 
 test("redisBudgetStore and durableObjectBudgetStore: unreadable, array, missing and unknown options get the one wording", () => {
-  for (const make of [(o) => redisBudgetStore(client, o), (o) => durableObjectBudgetStore(namespace(new RetryBudgetObject()), o)]) {
+  for (const [option, make] of [["key", (o) => redisBudgetStore(client, o)], ["name", (o) => durableObjectBudgetStore(namespace(new RetryBudgetObject()), o)]]) {
     assert.throws(() => make(revoked()), (e) => e instanceof TypeError && /^options must be an object whose keys can be listed; received an object$/.test(e.message) && e.cause instanceof TypeError);
     assert.throws(() => make([]), { name: "TypeError", message: "options must be an object; received an array" });
     assert.throws(() => make(undefined), { name: "TypeError", message: "options must be an object; received undefined" });
-    assert.throws(() => make({ get key() { throw new Error("getter"); } }), (e) => e instanceof TypeError && e.cause?.message === "getter");
+    assert.throws(() => make({ get [option]() { throw new Error("getter"); } }), (e) => e instanceof TypeError && e.cause?.message === "getter");
   }
   assert.throws(() => durableObjectBudgetStore(namespace(new RetryBudgetObject()), { name: "n", ttl: 1 }),
     { name: "TypeError", message: 'option must be one of name; received "ttl"' });

@@ -6,10 +6,10 @@
 // that is never answered) or must not matter (a timeout of an hour).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { retry, fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
+import { retry, fetchWithRetry, RetryError, createRetryBudget } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 
 let server;
@@ -18,7 +18,7 @@ let base;
 const log = new Map();
 before(async () => {
   // /hang?id=…&n=K: the first K requests of an id are held unanswered (K = Infinity: all), later ones get 200.
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     const hold = Number(url.searchParams.get("n") ?? Infinity);
@@ -33,13 +33,9 @@ before(async () => {
       res.writeHead(200, { "content-type": "text/plain", connection: "close" }).end(`200 #${hits.length}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 let ids = 0;
 const url = (hold) => {
@@ -123,6 +119,65 @@ test("fetchWithRetry: no retry past the deadline after a timeout: reason deadlin
   assert.equal(err.reason, "deadline");
   assert.ok(isTimeout(err.cause));
   assert.equal(log.get(id).length, 1);
+});
+
+/** A budget of `createRetryBudget` (ratio 1, no reserve: each call pays one retry) whose steps are counted. */
+function countedBudget() {
+  const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "60 seconds" });
+  const n = { deposits: 0, withdrawals: 0, granted: 0 };
+  return [n, {
+    deposit() { n.deposits++; return budget.deposit(); },
+    tryWithdraw() { n.withdrawals++; const ok = budget.tryWithdraw(); if (ok) n.granted++; return ok; },
+    get balance() { return budget.balance; },
+  }];
+}
+
+test("budgets: a timed-out attempt withdraws from the budget as a thrown failure does; an empty budget stops it with reason budget and the TimeoutError", async () => {
+  const outcome = async (attemptFails) => {
+    const [n, budget] = countedBudget();
+    budget.deposit(); // one more retry paid: two in all with the call's own deposit
+    const err = await retry(attemptFails, Backoff.fixed(1).maxAttempts(10), { attemptTimeout: 30, budget }).then(() => assert.fail("resolved"), (e) => e);
+    return { n, err, balance: budget.balance };
+  };
+  const timedOut = await outcome(() => new Promise(() => {}));
+  const thrown = await outcome(({ attempt }) => { throw new Error(`failure ${attempt}`); });
+  for (const { n, err, balance } of [timedOut, thrown]) {
+    assert.ok(err instanceof RetryError);
+    assert.equal(err.reason, "budget");
+    assert.equal(err.attempts, 3);
+    assert.equal(err.errors.length, 3);
+    assert.equal(err.cause, err.errors[2]);
+    // Two deposits, three withdrawals: two granted, the third refused.
+    assert.deepEqual(n, { deposits: 2, withdrawals: 3, granted: 2 });
+    assert.equal(balance, 0);
+  }
+  assert.ok(timedOut.err.errors.every(isTimeout));
+  assert.equal(timedOut.err.cause.message, "attempt 3 timed out after 30 ms (attemptTimeout)");
+});
+
+test("budgets: a GET whose attempt timed out withdraws for its retry; a POST that times out (it may not be sent again) withdraws nothing", async () => {
+  // Long enough that the request has reached the server before its attempt times out (one aborted
+  // before it is written would never be seen there): a bound, never a measure.
+  const timeout = 1000;
+  const [id, u] = url(1);
+  const [n, budget] = countedBudget();
+  const res = await fetchWithRetry(u, undefined, { policy: policy(), attemptTimeout: timeout, budget });
+  assert.equal(await res.text(), "200 #2");
+  assert.deepEqual(n, { deposits: 1, withdrawals: 1, granted: 1 });
+  assert.equal(budget.balance, 0);
+  assert.equal(log.get(id).length, 2);
+
+  const [postId, postUrl] = url(1);
+  const [m, postBudget] = countedBudget();
+  const err = await fetchWithRetry(postUrl, { method: "POST", body: "order" }, { policy: policy(), attemptTimeout: timeout, budget: postBudget })
+    .then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(err instanceof RetryError);
+  assert.equal(err.reason, "attempts");
+  assert.equal(err.attempts, 1);
+  assert.ok(isTimeout(err.cause));
+  assert.deepEqual(m, { deposits: 1, withdrawals: 0, granted: 0 });
+  assert.equal(postBudget.balance, 1, "the call's deposit is still there: no retry was paid");
+  assert.deepEqual(log.get(postId).map((h) => [h.method, h.body]), [["POST", "order"]]);
 });
 
 test("retry: ctx.signal is the attempt's own signal, aborted with a TimeoutError when its time is up", async () => {

@@ -4,7 +4,7 @@
 // request of each id and 200 after, and records the bytes of every attempt.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { Readable } from "node:stream";
 import { fetchWithRetry } from "../../pkg/dist/esm/retry.js";
 
@@ -12,7 +12,7 @@ let server;
 let base;
 const log = new Map(); // id → [{ method, bytes }]
 before(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const id = new URL(req.url, "http://x").searchParams.get("id");
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -24,13 +24,9 @@ before(async () => {
       res.end(hits.length === 1 ? "busy" : "ok");
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 const opts = { policy: 1, retries: 3 };
 let n = 0;

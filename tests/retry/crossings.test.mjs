@@ -2,7 +2,7 @@
 // Request input that cannot be sent: each as a user meets it, against a real local server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { retry, fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 
 let server;
@@ -10,7 +10,7 @@ let base;
 const hits = new Map();
 const bodies = new Map();
 before(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.pathname;
     hits.set(id, (hits.get(id) ?? 0) + 1);
@@ -22,13 +22,9 @@ before(async () => {
       res.writeHead(503, ra === null ? {} : { "retry-after": ra }).end(`busy #${hits.get(id)}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 /** A budget whose store never answers a withdrawal; counts the withdrawals asked for. */
 function silentBudget() {

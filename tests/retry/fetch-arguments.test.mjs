@@ -6,18 +6,17 @@
 // Found by review2: these were retried (4 attempts, ~3 s of default waits).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
+import { listen } from "./server.mjs";
 
 test("fetch's own argument errors reject at once with fetch's error, not retried", async (t) => {
   let hits = 0;
-  const server = http.createServer((req, res) => {
+  const server = await listen((req, res) => {
     hits++;
     res.writeHead(503).end();
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   t.after(() => server.close());
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  const url = `${server.url}/`;
   const cases = [
     ["an invalid URL", "not a url", undefined, TypeError],
     ["an unclosed IPv6 URL", "http://[::1", undefined, TypeError],
@@ -69,10 +68,9 @@ test("elapsedMs counts from the call, the argument check included (Node builds i
     }
   };
   t.after(() => { globalThis.Request = Real; });
-  const server = http.createServer((req, res) => res.writeHead(503).end());
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await listen((req, res) => res.writeHead(503).end());
   t.after(() => server.close());
-  const e = await fetchWithRetry(`http://127.0.0.1:${server.address().port}/`, undefined, { policy: 0, retries: 0 })
+  const e = await fetchWithRetry(`${server.url}/`, undefined, { policy: 0, retries: 0 })
     .then((r) => r.status, (e) => e);
   // The retryable status is handed back as the Response; ask again with a network error instead.
   assert.equal(e, 503);

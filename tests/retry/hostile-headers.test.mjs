@@ -9,10 +9,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { fileURLToPath } from "node:url";
 
 const RETRY = fileURLToPath(new URL("../../pkg/dist/esm/retry.js", import.meta.url));
+const SERVER = fileURLToPath(new URL("./server.mjs", import.meta.url));
 const BOUND_MS = 60_000;
 const NOW = 1_700_000_000_000;
 const MIB = 1 << 20;
@@ -89,22 +90,19 @@ test("fetchWithRetry against a server sending hostile RateLimit and Retry-After 
   // Values a real HTTP client delivers (below its 16 KiB header limit): the old reader of the
   // RateLimit field needed hours for the first; the whole call runs in the child, with the server.
   const result = await inChild(`
-    const { createServer } = await import("node:http");
+    const { listen } = await import(${JSON.stringify(SERVER)});
     const hostile = [
       { ratelimit: '"x";r=0;t=1' + ";a=:a:".repeat(200) + '"' },
       { "retry-after": "5" + " ".repeat(8000) + "x" },
       { ratelimit: '"x";r=0;t=1' + " ".repeat(8000) + "x" },
     ];
     let n = 0;
-    const server = createServer((req, res) => { res.writeHead(429, hostile[n++ % hostile.length]).end("limited"); });
-    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    const server = await listen((req, res) => { res.writeHead(429, hostile[n++ % hostile.length]).end("limited"); });
     try {
-      const url = "http://127.0.0.1:" + server.address().port + "/";
-      const res = await m.fetchWithRetry(url, undefined, { policy: 0, retries: 2, deadline: { afterMs: 30000 } });
+      const res = await m.fetchWithRetry(server.url + "/", undefined, { policy: 0, retries: 2, deadline: { afterMs: 30000 } });
       return { status: res.status, body: await res.text(), hits: n };
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await server.close();
     }
   `);
   // The hostile fields ask for no wait (they do not parse), so each 429 is an ordinary failure,
@@ -113,13 +111,11 @@ test("fetchWithRetry against a server sending hostile RateLimit and Retry-After 
 });
 
 test("the hostile server of the test above is what a real client delivers (values under the header limit reach fetch)", async () => {
-  const server = createServer((req, res) => res.writeHead(429, { ratelimit: '"x";r=0;t=1' + ";a=:a:".repeat(200) + '"' }).end());
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const server = await listen((req, res) => res.writeHead(429, { ratelimit: '"x";r=0;t=1' + ";a=:a:".repeat(200) + '"' }).end());
   try {
-    const res = await fetch(`http://127.0.0.1:${server.address().port}/`);
+    const res = await fetch(`${server.url}/`);
     assert.equal(res.headers.get("ratelimit").length, 11 + 6 * 200 + 1);
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await server.close();
   }
 });

@@ -5,7 +5,7 @@
 // body and answer: tests/retry/send-matrix.test.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 
@@ -13,8 +13,9 @@ let server;
 let base;
 const log = new Map();
 before(async () => {
-  // /seq?id=…&codes=503,200: request n of an id gets the n-th status (the last one repeats).
-  server = createServer((req, res) => {
+  // /seq?id=…&codes=503,200: request n of an id gets the n-th status (the last one repeats);
+  // a status 0 is no answer at all (the request is held until the client gives up on it).
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     const codes = (url.searchParams.get("codes") ?? "200").split(",").map(Number);
@@ -25,16 +26,13 @@ before(async () => {
       hits.push({ method: req.method, body: Buffer.concat(chunks).toString(), key: req.headers["idempotency-key"] });
       log.set(id, hits);
       const status = codes[Math.min(hits.length, codes.length) - 1];
+      if (status === 0) return;
       res.writeHead(status, { "content-type": "text/plain" }).end(`${status} #${hits.length}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 let ids = 0;
 const at = (codes = "503,503,200") => {
@@ -130,21 +128,49 @@ test("without a key a POST goes out once, as before", async () => {
 
 test("a network error on a keyed POST is retried too; the key goes out on each attempt", async () => {
   const hits = [];
-  const flaky = createServer((req, res) => {
+  const flaky = await listen((req, res) => {
     hits.push(req.headers["idempotency-key"]);
     if (hits.length === 1) return void req.socket.destroy();
     req.resume();
     res.writeHead(200).end("ok");
   });
-  await new Promise((r) => flaky.listen(0, "127.0.0.1", r));
   try {
-    const res = await fetchWithRetry(`http://127.0.0.1:${flaky.address().port}/`, { method: "POST", body: "x" }, { ...policy(), idempotencyKey: "net-1" });
+    const res = await fetchWithRetry(`${flaky.url}/`, { method: "POST", body: "x" }, { ...policy(), idempotencyKey: "net-1" });
     assert.equal(await res.text(), "ok");
     assert.deepEqual(hits, ["net-1", "net-1"]);
   } finally {
-    flaky.closeAllConnections();
-    flaky.close();
+    await flaky.close();
   }
+});
+
+const isTimeout = (e) => e instanceof DOMException && e.name === "TimeoutError";
+// Long enough that the request has reached this process's server before its attempt times out
+// (a request aborted before it is written would never be seen there): a bound, never a measure.
+const TIMEOUT = 1000;
+
+test("attemptTimeout: a keyed POST whose attempts time out is sent again with the same key (a function key asked once; a Request's own key as it is)", async () => {
+  const [id1, url1] = at("0,200");
+  let asked = 0;
+  const res = await fetchWithRetry(url1, { method: "POST", body: "pay 10" }, { ...policy(), attemptTimeout: TIMEOUT, idempotencyKey: () => `fn-${++asked}` });
+  assert.equal(await res.text(), "200 #2");
+  assert.equal(asked, 1);
+  assert.deepEqual(log.get(id1), [1, 2].map(() => ({ method: "POST", body: "pay 10", key: "fn-1" })));
+  const [id2, url2] = at("0,200");
+  const res2 = await fetchWithRetry(new Request(url2, { method: "POST", headers: { "Idempotency-Key": "req-t" } }), undefined, { ...policy(), attemptTimeout: TIMEOUT });
+  assert.equal(await res2.text(), "200 #2");
+  assert.deepEqual(log.get(id2), [1, 2].map(() => ({ method: "POST", body: "", key: "req-t" })));
+});
+
+test("attemptTimeout: without a key a POST that times out goes out once; RetryError attempts, its cause and only error the TimeoutError", async () => {
+  const [id, url] = at("0,200");
+  const err = await fetchWithRetry(url, { method: "POST", body: "pay 10" }, { ...policy(), attemptTimeout: TIMEOUT }).then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(err instanceof RetryError);
+  assert.equal(err.reason, "attempts");
+  assert.equal(err.attempts, 1);
+  assert.ok(isTimeout(err.cause), String(err.cause));
+  assert.equal(err.cause.message, `attempt 1 timed out after ${TIMEOUT} ms (attemptTimeout)`);
+  assert.deepEqual(err.errors, [err.cause]);
+  assert.deepEqual(log.get(id), [{ method: "POST", body: "pay 10", key: undefined }]);
 });
 
 test("bad idempotencyKey values reject (never throw) with a TypeError naming the option and the value; nothing is sent", async () => {

@@ -4,19 +4,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
-import { createServer } from "node:http";
 import { retry, fetchWithRetry, createRetryBudget, AbortError, sleep } from "../../pkg/dist/esm/retry.js";
 import pRetry from "../../pkg/dist/esm/p-retry.js";
+import { listen } from "./server.mjs";
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
 
 test("after every kind of ending: no timer armed, no abort listener left", async () => {
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     res.writeHead(503, { "retry-after": "3600" });
     res.end("busy");
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  const url = `${server.url}/`;
   const before = timers();
   const controller = new AbortController();
   const { signal } = controller;
@@ -55,6 +54,5 @@ test("after every kind of ending: no timer armed, no abort listener left", async
   }
   await new Promise((r) => setImmediate(r));
   assert.equal(timers(), before);
-  server.closeAllConnections();
-  server.close();
+  await server.close();
 });

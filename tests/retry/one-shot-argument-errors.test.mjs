@@ -3,7 +3,7 @@
 // nothing is sent and the caller's body is neither locked nor read.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { Readable } from "node:stream";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 
@@ -11,7 +11,7 @@ let server;
 let base;
 const seen = [];
 before(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -19,13 +19,9 @@ before(async () => {
       res.writeHead(200).end("ok");
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 const bytes = (text) => new TextEncoder().encode(text);
 /** A one-shot body of each kind, with what tells whether it was touched and what it still holds. */

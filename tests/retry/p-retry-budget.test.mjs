@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { buildSync } from "esbuild";
+import realRetry from "p-retry";
 import pRetry from "../../pkg/dist/esm/p-retry.js";
 import { createRetryBudget } from "../../pkg/dist/esm/retry.js";
 import { instrumented } from "./p-retry-clock.mjs";
@@ -125,6 +126,80 @@ test("with createRetryBudget: an empty budget ends the call with the last error"
   n = 0;
   await assert.rejects(pRetry(() => { throw new Error(`f${++n}`); }, { budget, minTimeout: 0, retries: 5 }), { message: "f2" });
   assert.equal(n, 2);
+});
+
+/** `budget` with its steps logged: "deposit", and "paid" or "refused" for each withdrawal (awaited when a promise). */
+function logged(budget, steps) {
+  return {
+    deposit() { steps.push("deposit"); return budget.deposit(); },
+    tryWithdraw() {
+      const answer = budget.tryWithdraw();
+      const note = (ok) => { steps.push(ok ? "paid" : "refused"); return ok; };
+      return typeof answer?.then === "function" ? answer.then(note) : note(answer);
+    },
+    get balance() { return budget.balance; },
+  };
+}
+
+/** Runs `run(options)` with an operation whose attempts all fail; returns [rejection, thrown errors, onFailedAttempt contexts]. */
+async function failing(run, options) {
+  const thrown = [];
+  const contexts = [];
+  const e = await run((n) => { const x = new Error(`f${n}`); thrown.push(x); throw x; }, {
+    minTimeout: 0, ...options,
+    onFailedAttempt: ({ error, attemptNumber, retriesLeft, retriesConsumed, retryDelay }) => {
+      contexts.push([error.message, attemptNumber, retriesLeft, retriesConsumed, retryDelay]);
+    },
+  }).then(() => assert.fail("resolved"), (x) => x);
+  return [e, thrown, contexts];
+}
+
+test("with createRetryBudget: every call deposits (a success too), every retry withdraws once; the refused one rejects as p-retry 9.0.0 rejects when shouldRetry says no", async () => {
+  const steps = [];
+  // ratio 0.5, no reserve: two calls pay for one retry.
+  const budget = logged(createRetryBudget({ ratio: 0.5, minPerSecond: 0, windowMs: "60 seconds" }), steps);
+  for (let i = 0; i < 8; i++) assert.equal(await pRetry((n) => `ok ${n}`, { budget }), "ok 1");
+  assert.equal(budget.balance, 4);
+  let n = 0;
+  assert.equal(await pRetry(() => (++n < 3 ? Promise.reject(new Error(`t${n}`)) : "third"), { budget, minTimeout: 0 }), "third");
+  assert.deepEqual(steps.splice(0), [...Array(8).fill("deposit"), "deposit", "paid", "paid"]);
+  // 9 deposits (4.5 retries) less 2 paid: 2 left, and this call's deposit makes 3.
+  const [e, thrown, contexts] = await failing(pRetry, { retries: 100, budget });
+  assert.deepEqual(steps, ["deposit", "paid", "paid", "paid", "refused"]);
+  assert.equal(e, thrown[3], "the last attempt's own error, not a RetryError");
+  assert.equal(thrown.length, 4);
+  assert.equal(budget.balance, 0);
+  // p-retry itself, ended after the same attempt by shouldRetry: the same rejection, the same contexts.
+  const [real, realThrown, realContexts] = await failing(realRetry, { retries: 100, shouldRetry: ({ attemptNumber }) => attemptNumber < 4 });
+  assert.equal(real, realThrown[3]);
+  assert.deepEqual(contexts, realContexts);
+  assert.deepEqual(contexts.at(-1), ["f4", 4, 97, 3, 0]);
+});
+
+test("with a budget in a store: p units per call, q per retry (ratio 0.7 = 7/10); the fleet's units are exact after flush()", async () => {
+  const store = {
+    units: 0,
+    rules: new Set(),
+    async deposit(units, rule) { store.rules.add(JSON.stringify(rule)); store.units += units; },
+    async withdraw(units, rule) {
+      store.rules.add(JSON.stringify(rule));
+      const charged = rule.reserve + store.units >= units;
+      if (charged) store.units -= units;
+      return { charged, balance: rule.reserve + store.units };
+    },
+  };
+  const steps = [];
+  const shared = createRetryBudget({ ratio: 0.7, minPerSecond: 0, windowMs: "60 seconds", store });
+  const budget = logged(shared, steps);
+  for (let i = 0; i < 10; i++) await pRetry(() => "ok", { budget });
+  const [e, thrown] = await failing(pRetry, { retries: 100, budget });
+  // 11 deposits of 7 units pay for 7 retries of 10 units; the 8th is refused.
+  assert.deepEqual(steps, [...Array(11).fill("deposit"), ...Array(7).fill("paid"), "refused"]);
+  assert.equal(e, thrown[7]);
+  assert.equal(e.message, "f8");
+  await shared.flush();
+  assert.equal(store.units, 7);
+  assert.deepEqual([...store.rules], ['{"windowMs":60000,"reserve":0}']);
 });
 
 test("importing only backoff-wasm/p-retry loads no WebAssembly (ESM app bundle, CommonJS require)", () => {

@@ -7,7 +7,7 @@
 // rejects with the package's TypeError naming init. Against a real local HTTP server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 
@@ -23,7 +23,7 @@ let server;
 let base;
 const log = new Map();
 before(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     const chunks = [];
@@ -37,13 +37,9 @@ before(async () => {
       res.end(`${a.status} #${hits.length}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 let ids = 0;
 /** A fresh URL for `answer`, and the log of what the server saw there. */
 function endpoint(answer = "200") {

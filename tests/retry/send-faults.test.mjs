@@ -6,7 +6,7 @@
 // failure the larger of it and the policy's wait; budgets whose store answers with promises.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { Readable } from "node:stream";
 import pRetry from "p-retry";
 import { retry, fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
@@ -17,7 +17,7 @@ let server;
 let base;
 const hits = new Map();
 before(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     hits.set(id, (hits.get(id) ?? 0) + 1);
@@ -31,13 +31,9 @@ before(async () => {
       }
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 function throwers() {
   const { proxy: revoked, revoke } = Proxy.revocable({}, {});

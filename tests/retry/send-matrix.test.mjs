@@ -7,7 +7,7 @@
 // the rule table below (encoded once), never copied from a run.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { Readable } from "node:stream";
 import { fetchWithRetry, createRetryBudget, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
@@ -120,7 +120,7 @@ let server;
 let base;
 const log = new Map(); // cell id → [{ method, bytes }]
 before(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
     const answer = ANSWERS[url.searchParams.get("answer")];
@@ -136,15 +136,11 @@ before(async () => {
       res.end(`${a.status} #${hits.length}`);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = server.url;
   // Node loads its fetch on first use (tens of ms, and its own timers): not inside a cell.
   await (await fetch(`${base}/?id=warm-up&answer=500%20forever`)).text();
 });
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+after(() => server.close());
 
 const unhandled = [];
 process.on("unhandledRejection", (e) => unhandled.push(e));
@@ -266,7 +262,7 @@ let rowServer;
 let rowBase;
 const rowLog = new Map();
 before(async () => {
-  rowServer = createServer((req, res) => {
+  rowServer = await listen((req, res) => {
     const id = new URL(req.url, "http://x").searchParams.get("id");
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -278,13 +274,9 @@ before(async () => {
       else res.writeHead(200).end("ok");
     });
   });
-  await new Promise((r) => rowServer.listen(0, "127.0.0.1", r));
-  rowBase = `http://127.0.0.1:${rowServer.address().port}`;
+  rowBase = rowServer.url;
 });
-after(() => {
-  rowServer.closeAllConnections();
-  rowServer.close();
-});
+after(() => rowServer.close());
 const rowPolicy = () => ({ policy: Backoff.fixed(10).maxAttempts(3) });
 
 test('a POST with body "hello" and two 503 + Retry-After: 0 goes out once; the caller gets that 503', async () => {
@@ -316,17 +308,17 @@ for (const [kind, make] of [
 }
 
 test("a server that always answers 503 + Retry-After: 0 gets a POST once, with the default maxDeferrals", async () => {
-  const s = createServer((req, res) => res.writeHead(503, { "retry-after": "0" }).end("busy"));
-  await new Promise((r) => s.listen(0, "127.0.0.1", r));
   let n = 0;
-  s.on("request", () => n++);
+  const s = await listen((req, res) => {
+    n++;
+    res.writeHead(503, { "retry-after": "0" }).end("busy");
+  });
   try {
-    const res = await fetchWithRetry(`http://127.0.0.1:${s.address().port}/`, { method: "POST", body: "x" });
+    const res = await fetchWithRetry(`${s.url}/`, { method: "POST", body: "x" });
     assert.equal(res.status, 503);
     await res.body?.cancel();
     assert.equal(n, 1);
   } finally {
-    s.closeAllConnections();
-    s.close();
+    await s.close();
   }
 });

@@ -1,6 +1,7 @@
-// A local HTTP server for the retry tests (127.0.0.1, a free port): scripted
-// failures by path, a request log per `id`, and the built browser tree of pkg/
-// for the page the Chromium test loads. Not a test file itself.
+// Local HTTP servers for the retry tests (127.0.0.1, a free port): `listen(handler)`, the one
+// way every test here starts one, and `startServer()`, scripted failures by path, a request
+// log per `id`, and the built browser tree of pkg/ for the page the Chromium test loads.
+// Not a test file itself.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -9,10 +10,29 @@ import { join, normalize } from "node:path";
 const pkgRoot = fileURLToPath(new URL("../../pkg/", import.meta.url));
 const TYPES = { ".js": "text/javascript", ".html": "text/html", ".wasm": "application/wasm" };
 
+/**
+ * An HTTP server on a free port of 127.0.0.1 whose requests `handler(req, res)` answers (or
+ * holds). Resolves, once it listens, to `{ url, close() }`: `url` is its origin
+ * (`http://127.0.0.1:<port>`, no trailing slash); `close()` ends every connection, held
+ * requests included, and resolves once the server has stopped.
+ */
+export async function listen(handler) {
+  const server = createServer(handler);
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** Starts the server; resolves to `{ url, hits(id), close() }`. */
 export async function startServer() {
   const log = new Map();
-  const server = createServer(async (req, res) => {
+  const { url, close } = await listen(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "Retry-After, RateLimit, RateLimit-Reset, X-RateLimit-Reset" };
     if (url.pathname === "/") {
@@ -62,15 +82,5 @@ export async function startServer() {
         return send(404, {}, "no such path");
     }
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits: (id) => log.get(id) ?? [],
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url, hits: (id) => log.get(id) ?? [], close };
 }

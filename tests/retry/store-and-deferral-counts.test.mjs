@@ -4,13 +4,13 @@
 // counts never below 0 or above `retries`), and onRetry's count is the attempts still allowed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { createRetryBudget, fetchWithRetry } from "../../pkg/dist/esm/retry.js";
+import { listen } from "./server.mjs";
 
 async function serve(answer) {
   let n = 0;
   const arrivals = [];
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     arrivals.push(performance.now());
     req.resume();
     req.on("end", () => {
@@ -18,8 +18,7 @@ async function serve(answer) {
       res.writeHead(status, headers).end(String(status));
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, arrivals, close: () => new Promise((r) => server.close(r)) };
+  return { url: `${server.url}/`, arrivals, close: server.close };
 }
 
 test("a store that answers a withdrawal late: the next attempt still begins within maxRetryTime", async () => {

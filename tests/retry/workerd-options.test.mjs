@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare } from "../miniflare.mjs";
 
@@ -47,7 +47,7 @@ test("workerd: p-retry-style options; a stream body goes out once, a text body o
   cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });
   writeFileSync(`${dir}/worker.mjs`, WORKER);
   const log = new Map();
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     const id = new URL(req.url, "http://x").searchParams.get("id");
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -60,8 +60,7 @@ test("workerd: p-retry-style options; a stream body goes out once, a text body o
       res.end("x");
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${server.address().port}`;
+  const base = server.url;
   const mf = new Miniflare({
     ...workerdModules(dir),
   });
@@ -77,8 +76,7 @@ test("workerd: p-retry-style options; a stream body goes out once, a text body o
     assert.deepEqual(log.get("text"), ["text body", "text body"]);
   } finally {
     await mf.dispose();
-    server.closeAllConnections();
-    server.close();
+    await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createServer } from "node:http";
+import { listen } from "./server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare } from "../miniflare.mjs";
 
@@ -27,15 +27,14 @@ test("docs/guides/queues.md retry-in-place Worker under workerd: acks, in-place 
   );
 
   const hits = [];
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     hits.push(url.searchParams.get("id"));
     const ra = url.searchParams.get("ra");
     res.writeHead(Number(url.searchParams.get("code")), ra ? { "retry-after": ra } : {});
     res.end("x");
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
+  const base = server.url;
   const mf = new Miniflare({
     ...workerdModules(dir),
     queueProducers: { WEBHOOKS: "webhooks" },
@@ -56,8 +55,7 @@ test("docs/guides/queues.md retry-in-place Worker under workerd: acks, in-place 
     assert.deepEqual(hits.sort(), ["busy", "far", "gone", "ok"]);
   } finally {
     await mf.dispose();
-    server.closeAllConnections();
-    server.close();
+    await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
