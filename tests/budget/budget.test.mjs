@@ -244,7 +244,7 @@ test("deposits never reject, onStoreError's own throw is ignored, nothing is lef
   try {
     const store = memoryStore();
     store.mode = "reject";
-    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: 1000, store, onStoreError: () => { throw new Error("hook"); } });
+    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "60 seconds", store, onStoreError: () => { throw new Error("hook"); } });
     for (let i = 0; i < 5; i++) budget.deposit();
     const r = await retry(fail, 0, { retries: 3, budget }).catch((x) => x);
     // Local budget: the 5 deposits above and the call's own: 6 retries paid, 3 allowed by retries.
