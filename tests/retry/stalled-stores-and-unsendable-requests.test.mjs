@@ -1,5 +1,6 @@
-// Crossings of the loop's stops with a budget store that answers with a promise, and a
-// Request input that cannot be sent: each as a user meets it, against a real local server.
+// A budget store that answers with a promise (late, never, or by failing) met by each way a
+// call stops (an abort, the deadline, maxRetryTime), and a Request input that cannot be sent:
+// each as a user meets it, against a real local server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { listen } from "./server.mjs";
