@@ -8,8 +8,9 @@
 //! (the band is truncated at it, see [`Policy::draw_range`]).
 //!
 //! A policy is a plain `Copy` value of numbers plus a borrowed list of steps:
-//! the wasm build makes it for each call from the record the JS object keeps
-//! (src/bindings/backoff.rs), the native API from an owned builder.
+//! the wasm build makes it for each call from the record the JS object keeps,
+//! which the wrapper writes into the policy area right before the call
+//! (src/bindings/backoff.rs); the native API makes it from an owned builder.
 
 use super::curve::{Curve, Jitter, counted, decorrelated, step_index};
 use super::rng::scale;
