@@ -7,8 +7,8 @@
 //                                        Math.pow differs from the package's power
 //
 // The agreement mode is meant to be run under several Node versions (the same
-// pairs every run: a fixed-seed xorshift generator); bench/README.md "Powers"
-// quotes Node 20 and Node 24. Numbers only: nothing here asserts a speed.
+// pairs every run: a fixed-seed xorshift generator). Numbers only: nothing here asserts
+// a speed.
 import { Bench } from "tinybench";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,5 +1,5 @@
-//! Native cost per power, this crate's `pow` against glibc's (`f64::powf`), quoted
-//! in bench/README.md ("Powers"). A measurement, not a test:
+//! Native cost per power, this crate's `pow` against glibc's (`f64::powf`). A
+//! measurement, not a test:
 //! `cargo run --release --example pow_speed`.
 use std::hint::black_box;
 use std::time::Instant;

@@ -20,7 +20,7 @@
 // class keeps its name without esbuild's `keepNames` wrappers (which add a call per function and
 // class to every application bundle and block tree shaking). No source maps: with
 // the names kept, a stack trace reads as the source does, and maps that embed
-// js/**/*.ts were 70 % of the tarball.
+// js/**/*.ts would be most of the tarball.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,7 +65,7 @@ const readLeb = (buf, at) => {
  * exported name to its short one. Exports: every function and the table get one or
  * two letters (`compileCurve` → `a`, …, in export order; `memory` keeps its name);
  * wasm-bindgen's globals that its glue never reads (`__abort_handler`,
- * `__instance_terminated`) are no longer exported. Imports: the module
+ * `__instance_terminated`) are not exported. Imports: the module
  * `./backoff_wasm_bg.js` becomes `w`, js/engine/draw.ts's draw `draw` and the externref
  * table set-up `table` (js/engine/loaders/instantiate.js provides them by these names).
  * Every application bundle carries these names twice, in the wasm and in the JS that

@@ -21,7 +21,7 @@ wasm-bindgen --target web --omit-default-module-path --out-dir build/bindgen --o
 log "wasm-opt -Oz"
 # The shipped wasm keeps no custom sections: no names/debug info, no producers, no
 # target_features (only tools read them; engines ignore custom sections). --converge repeats
-# -Oz while it still shrinks the module; bench/README.md ("Size") compares the settings.
+# -Oz while it still shrinks the module.
 node_modules/.bin/wasm-opt -Oz --converge --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-multivalue --strip-debug --strip-producers --strip-target-features \
   build/bindgen/backoff_wasm_bg.wasm -o build/bindgen/backoff_wasm_bg.wasm

@@ -28,7 +28,7 @@
 //! Why not call httpdate itself: its validity check converts through
 //! `std::time::SystemTime` with `expect` and `panic!`, which keeps std's panic and
 //! formatting machinery and an allocator in the wasm, more than the rest of the
-//! module (bench/README.md, "What was cut in the wasm"). The
+//! module. The
 //! parser here is ~70 lines; httpdate stays as the test oracle: `cargo test`
 //! compares the two on every date of a pseudo-random sweep (`agrees_with_httpdate`).
 //!

@@ -8,8 +8,9 @@
 //! (the band is truncated at it, see [`Policy::draw_range`]).
 //!
 //! A policy is a plain `Copy` value of numbers plus a borrowed list of steps:
-//! the wasm build keeps it in a register that the JS object fills from its own
-//! copy (src/bindings/backoff.rs), the native API in an owned builder.
+//! the wasm build makes it for each call from the record the JS object keeps,
+//! which the wrapper writes into the policy area right before the call
+//! (src/bindings/backoff.rs); the native API makes it from an owned builder.
 
 use super::curve::{Curve, Jitter, counted, decorrelated, step_index};
 use super::rng::scale;
@@ -17,7 +18,7 @@ use super::rng::scale;
 /// The most steps a stepped policy may have (`steps` longer than this is a
 /// `RangeError`): a list of waits is written by hand, and a caller's object
 /// that claims a huge `length` must fail at once rather than be read for
-/// seconds. The wasm register holds this many.
+/// seconds. The wasm policy area holds this many.
 pub const MAX_STEPS: usize = 1000;
 
 /// A validated policy (see `check`): every field already in range.

@@ -10,7 +10,7 @@
 //!
 //! # Design: correctly rounded integer powers in double-double arithmetic
 //!
-//! Two designs were weighed (bench/README.md, section "Powers", has their sizes):
+//! Two designs were weighed:
 //! - (a) glibc's `pow` (ARM optimized-routines, also musl's since 1.1.20): a
 //!   logarithm in extended precision from a 128-entry table, then an
 //!   exponential from a 128-entry table. Equal to glibc and Node >= 24 on

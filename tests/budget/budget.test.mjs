@@ -184,7 +184,9 @@ test("with a store: deposits of ratio's numerator, withdrawals of its denominato
 });
 
 for (const mode of ["reject", "throw", "garbage"]) {
-  test(`a store that fails (${mode}): the call goes on with the process's own budget, onStoreError once, the store again once it answers`, async () => {
+  test(`a store that fails (${mode}): the call goes on with the process's own budget, onStoreError once, the store again once it answers`, async (t) => {
+    // Mock time: the window (1 s) and the checks (every 250 ms) move only when the test says.
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
     const store = memoryStore();
     const errors = [];
     const budget = createRetryBudget({ ratio: 0, minPerSecond: 2, windowMs: "1 second", store, onStoreError: (x) => errors.push(x) });
@@ -200,9 +202,10 @@ for (const mode of ["reject", "throw", "garbage"]) {
     assert.deepEqual([e.reason, e.attempts], ["budget", 1]);
     // Back: the next check (at most every 250 ms) finds the store answering, and the store decides again.
     store.mode = "ok";
-    await new Promise((r) => setTimeout(r, 300));
-    budget.tryWithdraw(); // local answer; sends the check
-    await new Promise((r) => setTimeout(r, 10));
+    t.mock.timers.tick(300);
+    const check = budget.tryWithdraw(); // local answer; sends the check
+    assert.equal(await settled(budget.flush()), true, "the check has landed");
+    assert.equal(await check, false); // the local budget is spent (within its window)
     assert.equal(await budget.tryWithdraw(), true); // the store's reserve: 1 left
     assert.equal(await budget.tryWithdraw(), false);
     assert.equal(store.units, -2);
@@ -210,16 +213,25 @@ for (const mode of ["reject", "throw", "garbage"]) {
   });
 }
 
-test("a store that does not answer: after storeTimeoutMs the call goes on with the local budget; onStoreError gets a TimeoutError", async () => {
+test("a store that does not answer: after storeTimeoutMs the call goes on with the local budget; onStoreError gets a TimeoutError", async (t) => {
+  // Mock time: the call is still waiting for the store 1 ms before storeTimeoutMs, and goes on at it.
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
   const store = memoryStore();
   const errors = [];
   const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000, store, storeTimeoutMs: 50, onStoreError: (x) => errors.push(x) });
   store.mode = "hang";
-  const t0 = performance.now();
-  const e = await retry(fail, 0, { retries: 5, budget }).catch((x) => x);
-  const took = performance.now() - t0;
+  const call = retry(fail, 0, { retries: 5, budget }).catch((x) => x);
+  assert.equal(await settled(call), false);
+  t.mock.timers.tick(49);
+  assert.equal(await settled(call), false, "still waiting for the store");
+  assert.deepEqual(errors, []);
+  t.mock.timers.tick(1);
+  assert.equal(await settled(call), false, "the retry's wait of 0 ms is a timer too");
+  assert.equal(errors.length, 1, "the timeout ended the wait for the store");
+  t.mock.timers.tick(0);
+  assert.equal(await settled(call), true);
+  const e = await call;
   assert.deepEqual([e.reason, e.attempts], ["budget", 2]); // after the timeout, the local reserve: 1 retry
-  assert.ok(took >= 45, `waited for the timeout (${took} ms)`);
   assert.equal(errors.length, 1);
   assert.equal(errors[0].name, "TimeoutError");
   assert.equal(errors[0].message, "the retry budget store did not answer within 50 ms");
@@ -232,7 +244,7 @@ test("deposits never reject, onStoreError's own throw is ignored, nothing is lef
   try {
     const store = memoryStore();
     store.mode = "reject";
-    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: 1000, store, onStoreError: () => { throw new Error("hook"); } });
+    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "60 seconds", store, onStoreError: () => { throw new Error("hook"); } });
     for (let i = 0; i < 5; i++) budget.deposit();
     const r = await retry(fail, 0, { retries: 3, budget }).catch((x) => x);
     // Local budget: the 5 deposits above and the call's own: 6 retries paid, 3 allowed by retries.

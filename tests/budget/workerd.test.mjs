@@ -47,7 +47,7 @@ export default {
     let budget = budgets.get(name);
     if (!budget) {
       budget = createRetryBudget({
-        ...options, storeTimeoutMs: 1000, store: durableObjectBudgetStore(flaky(env.RETRY_BUDGET), { name }),
+        ...options, storeTimeoutMs: 5000, store: durableObjectBudgetStore(flaky(env.RETRY_BUDGET), { name }),
         onStoreError: (e) => errors.push(e.name + ": " + e.message),
       });
       budgets.set(name, budget);
@@ -105,33 +105,35 @@ test("workerd: three Workers (isolates) share one RetryBudgetObject; the rule ho
       return res.json();
     };
 
-    // (a) ratio 0, minPerSecond 5, 10 s: six invocations (two per isolate, at once) retry 50 times in all.
-    const a = { ratio: 0, minPerSecond: 5, windowMs: "10 seconds" };
+    // Windows of a minute or so and a store timeout of 5 s: bounds that the steps of each part
+    // fit in however slow the machine is (only (c) waits for the timeout, on purpose).
+    // (a) ratio 0, minPerSecond 1, 50 s: six invocations (two per isolate, at once) retry 50 times in all.
+    const a = { ratio: 0, minPerSecond: 1, windowMs: "50 seconds" };
     const runsA = await Promise.all(["a", "a", "b", "b", "c", "c"].map((w) => run(w, "fleet-a", a, "/fail", 20)));
     assert.equal(runsA.reduce((s, r) => s + r.retries, 0), 50, JSON.stringify(runsA)); // three isolate budgets would allow 150
     for (const r of runsA) assert.deepEqual(r.errors, []);
 
     // (b) ratio 0.1, minPerSecond 0: calls that succeed in a and b fund the retries of c's failing calls.
-    const b = { ratio: 0.1, minPerSecond: 0, windowMs: "10 seconds" };
+    const b = { ratio: 0.1, minPerSecond: 0, windowMs: "60 seconds" };
     const funders = await Promise.all([run("a", "fleet-b", b, "/ok", 150), run("b", "fleet-b", b, "/ok", 150)]);
     const failing = await run("c", "fleet-b", b, "/fail", 50);
     const calls = funders[0].calls + funders[1].calls + failing.calls;
     assert.ok(failing.retries * 10 <= calls, `retries ${failing.retries} ≤ 0.1 × ${calls} calls`);
     assert.ok(failing.retries >= 0.9 * 0.1 * calls, `retries ${failing.retries} ≥ 90 % of 0.1 × ${calls} calls`);
 
-    // (c) the store stops answering for isolate a: after 1 s a goes on with its own budget
+    // (c) the store stops answering for isolate a: after 5 s a goes on with its own budget
     // (its reserve: 50 retries), says so once; b still shares the object's budget (50).
     await workers.a.fetch("http://worker/?down=1");
-    const c = { ratio: 0, minPerSecond: 5, windowMs: "10 seconds" };
+    const c = { ratio: 0, minPerSecond: 1, windowMs: "50 seconds" };
     const local = await run("a", "fleet-c", c, "/fail", 5);
     assert.equal(local.retries, 50);
     assert.equal(local.errors.length, 1);
-    assert.equal(local.errors[0], "TimeoutError: the retry budget store did not answer within 1000 ms");
+    assert.equal(local.errors[0], "TimeoutError: the retry budget store did not answer within 5000 ms");
     // Back: a's next check finds the object answering; its own budget is spent, so every retry
     // it makes now is the object's, and the object's budget is then gone for b too.
     // A check sent while down (its request has ended) stops counting after the timeout.
     await workers.a.fetch("http://worker/?down=0");
-    await new Promise((r) => setTimeout(r, 1300));
+    await new Promise((r) => setTimeout(r, 5300));
     const back = await run("a", "fleet-c", c, "/fail", 5);
     assert.equal(back.retries, 50);
     assert.equal(back.errors.length, 1);

@@ -17,7 +17,7 @@ export const VERSIONS = { esbuild: "0.28.2", miniflare: "4.20260426.0" };
 /**
  * workerd refuses `new WebAssembly.Module(bytes)` inside a request at every
  * compatibility date; during startup it allows it from compatibility dates in
- * 2025-06 on (refused up to 2025-05, measured with workerd 1.20260426.1). The
+ * 2025-06 on (refused up to 2025-05 by the pinned workerd). The
  * worker must load under both.
  */
 const DATES = { old: "2025-01-01", recent: "2026-04-01" };

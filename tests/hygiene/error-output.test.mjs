@@ -1,7 +1,6 @@
 // An uncaught error thrown by the package: Node prints the source line it came from
 // before the message. The runtime trees are built with short lines (scripts/assemble.mjs,
-// `lineLimit`), so that line is a line, not a whole minified chunk (it was ~7.8 KB of
-// output for one bad option before, up to ~20 KB for the retry runtime).
+// `lineLimit`), so that line is a line, not a whole minified chunk.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -2,7 +2,7 @@
 // what it needs and returns its result. What may stay at module level in js/ is a handful of
 // lazily made values that never change a result (the views over wasm memory, a default
 // source, a memo of a pure answer): at most ten module-level `let`s in all, and none of the
-// bookkeeping that once kept a shared policy register right.
+// bookkeeping a policy register kept across calls, or a cache of records, would need.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -31,12 +31,12 @@ test("js/ has at most ten module-level lets", () => {
   assert.ok(lets.length <= 10, `${lets.length} module-level lets:\n${lets.join("\n")}`);
 });
 
-test("no register bookkeeping, record cache or last-values cache is left in js/", () => {
-  const removed = ["\nlet loaded", "\nlet epoch", "registerEpoch", "replaced()", "namesSeen", "lastRec", "cachedRecords", "loadStream", "keysListed", "wasm.register("];
+test("js/ keeps no policy register, record cache or last-values cache", () => {
+  const bookkeeping = ["\nlet loaded", "\nlet epoch", "registerEpoch", "replaced()", "namesSeen", "lastRec", "cachedRecords", "loadStream", "keysListed", "wasm.register("];
   const found = [];
   for (const file of sources()) {
     const text = readFileSync(file, "utf8");
-    for (const name of removed) if (text.includes(name)) found.push(`${file.slice(root.length)}: ${name}`);
+    for (const name of bookkeeping) if (text.includes(name)) found.push(`${file.slice(root.length)}: ${name}`);
   }
   assert.deepEqual(found, []);
 });

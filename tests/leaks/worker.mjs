@@ -1,4 +1,4 @@
-// Child process of leaks.test.mjs (run with --expose-gc): creates and uses N
+// Child process of memory-stays-bounded.test.mjs (run with --expose-gc): creates and uses N
 // policies or N seeded streams, and prints JSON with the wasm memory size and
 // process RSS after a warm-up tenth and at the end (after gc() and letting
 // FinalizationRegistry callbacks run).

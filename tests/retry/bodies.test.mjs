@@ -1,5 +1,5 @@
-// Issue 17 items 1 and 5: one-shot bodies go out once (that request is not
-// retried), re-readable bodies go out whole on every attempt; a Request's own
+// One-shot bodies go out once (that request is not retried), re-readable
+// bodies go out whole on every attempt; a Request's own
 // method and body count. A real local HTTP server answers 503 to the first
 // request of each id and 200 after, and records the bytes of every attempt.
 import { test, before, after } from "node:test";

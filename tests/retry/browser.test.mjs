@@ -120,10 +120,15 @@ test("in Chromium: a RateLimit deferral (exposed by CORS) spends no attempt; a d
       policy: 1, retries: 0, maxRetryAfter: 30,
       onRetry: ({ error, deferral, delayMs, retriesLeft }) => events.push([error.status, serverDelayMs(error), deferral, delayMs, retriesLeft]),
     });
-    const t0 = performance.now();
-    const late = await fetchWithRetry(`${base}/status?code=503&id=browser-deadline`, undefined, { policy: "1 minute", retries: 3, deadline: { afterMs: "1 second" } });
-    const fast = performance.now() - t0 < 5000;
-    const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
+    // The wait (an hour) cannot fit the deadline: no timer is armed for it.
+    const setTimer = globalThis.setTimeout;
+    const long = [];
+    globalThis.setTimeout = (fn, ms, ...args) => ((ms >= 3_000_000 && long.push(ms)), setTimer(fn, ms, ...args));
+    const late = await fetchWithRetry(`${base}/status?code=503&id=browser-deadline`, undefined, { policy: "1 hour", retries: 3, deadline: { afterMs: "1 second" } })
+      .finally(() => (globalThis.setTimeout = setTimer));
+    const fast = long.length === 0;
+    // No reserve, ratio 0.5 over a minute: the two calls' first attempts pay one retry between them.
+    const budget = createRetryBudget({ ratio: 0.5, minPerSecond: 0, windowMs: "60 seconds" });
     const a = await fetchWithRetry(`${base}/status?code=500&id=browser-budget-a`, undefined, { policy: 1, retries: 3, budget });
     const b = await fetchWithRetry(`${base}/status?code=500&id=browser-budget-b`, undefined, { policy: 1, retries: 3, budget });
     return { status: res.status, events, late: late.status, fast, budgeted: [a.status, b.status] };
@@ -131,6 +136,6 @@ test("in Chromium: a RateLimit deferral (exposed by CORS) spends no attempt; a d
   assert.deepEqual(result, { status: 200, events: [[429, 1000, true, 30, 1]], late: 503, fast: true, budgeted: [500, 500] });
   assert.equal(api.hits("browser-deferral").length, 2);
   assert.equal(api.hits("browser-deadline").length, 1);
-  // One retry in the whole budget (1 per second × 1 s, nothing earned at ratio 0): 2 + 1 requests.
+  // One retry in the whole budget (0.5 × 2 calls, no reserve): 2 + 1 requests.
   assert.equal(api.hits("browser-budget-a").length + api.hits("browser-budget-b").length, 3);
 });

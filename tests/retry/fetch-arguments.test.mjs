@@ -3,7 +3,6 @@
 // header value, a body a GET cannot have) is not a
 // network error: every attempt fails the same way, so it rejects at once with
 // fetch's own error — no retry, no wait, no RetryError — as a plain fetch does.
-// Found by review2: these were retried (4 attempts, ~3 s of default waits).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
@@ -56,8 +55,8 @@ test("fetch's own argument errors reject at once with fetch's error, not retried
 });
 
 test("elapsedMs counts from the call, the argument check included (Node builds its first Request slowly)", async (t) => {
-  // Found by review4: on a process's first call RetryError.elapsedMs missed the ~50 ms that
-  // building the first Request takes. A clock that the Request constructor advances by 500 ms.
+  // Building a process's first Request takes a while, and elapsedMs counts it. A clock that
+  // the Request constructor advances by 500 ms.
   let clock = 1_000_000;
   t.mock.method(Date, "now", () => clock);
   const Real = globalThis.Request;

@@ -5,7 +5,7 @@
 // body and answer: tests/retry/send-matrix.test.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { listen } from "./server.mjs";
+import { listen, sentAttempts } from "./server.mjs";
 import { fetchWithRetry, RetryError } from "../../pkg/dist/esm/retry.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
 
@@ -15,6 +15,7 @@ const log = new Map();
 before(async () => {
   // /seq?id=…&codes=503,200: request n of an id gets the n-th status (the last one repeats);
   // a status 0 is no answer at all (the request is held until the client gives up on it).
+  // With &attempt=n (added by sentAttempts), n is that number, not the order of arrival.
   server = await listen((req, res) => {
     const url = new URL(req.url, "http://x");
     const id = url.searchParams.get("id");
@@ -23,11 +24,13 @@ before(async () => {
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const hits = log.get(id) ?? [];
-      hits.push({ method: req.method, body: Buffer.concat(chunks).toString(), key: req.headers["idempotency-key"] });
+      const attempt = url.searchParams.get("attempt");
+      hits.push({ method: req.method, body: Buffer.concat(chunks).toString(), key: req.headers["idempotency-key"], ...(attempt && { attempt: Number(attempt) }) });
       log.set(id, hits);
-      const status = codes[Math.min(hits.length, codes.length) - 1];
+      const n = attempt ? Number(attempt) : hits.length;
+      const status = codes[Math.min(n, codes.length) - 1];
       if (status === 0) return;
-      res.writeHead(status, { "content-type": "text/plain" }).end(`${status} #${hits.length}`);
+      res.writeHead(status, { "content-type": "text/plain" }).end(`${status} #${n}`);
     });
   });
   base = server.url;
@@ -144,33 +147,44 @@ test("a network error on a keyed POST is retried too; the key goes out on each a
 });
 
 const isTimeout = (e) => e instanceof DOMException && e.name === "TimeoutError";
-// Long enough that the request has reached this process's server before its attempt times out
-// (a request aborted before it is written would never be seen there): a bound, never a measure.
-const TIMEOUT = 1000;
+// The attempts below are counted on the client's side (sentAttempts): the first is held and
+// times out, and may be aborted before it reaches the server. The second is answered at once;
+// ANSWERED bounds it (never a measure) and is how long the held first one takes to time out.
+const ANSWERED = 2000;
 
 test("attemptTimeout: a keyed POST whose attempts time out is sent again with the same key (a function key asked once; a Request's own key as it is)", async () => {
   const [id1, url1] = at("0,200");
   let asked = 0;
-  const res = await fetchWithRetry(url1, { method: "POST", body: "pay 10" }, { ...policy(), attemptTimeout: TIMEOUT, idempotencyKey: () => `fn-${++asked}` });
+  const sent1 = [];
+  const res = await sentAttempts(sent1, () =>
+    fetchWithRetry(url1, { method: "POST", body: "pay 10" }, { ...policy(), attemptTimeout: ANSWERED, idempotencyKey: () => `fn-${++asked}` }));
   assert.equal(await res.text(), "200 #2");
   assert.equal(asked, 1);
-  assert.deepEqual(log.get(id1), [1, 2].map(() => ({ method: "POST", body: "pay 10", key: "fn-1" })));
+  assert.deepEqual(sent1, [1, 2].map(() => ({ method: "POST", body: "pay 10", key: "fn-1" })));
+  // What went over the wire for the answered attempt: the same body and key.
+  assert.deepEqual(log.get(id1).filter((h) => h.attempt === 2), [{ method: "POST", body: "pay 10", key: "fn-1", attempt: 2 }]);
   const [id2, url2] = at("0,200");
-  const res2 = await fetchWithRetry(new Request(url2, { method: "POST", headers: { "Idempotency-Key": "req-t" } }), undefined, { ...policy(), attemptTimeout: TIMEOUT });
+  const sent2 = [];
+  const res2 = await sentAttempts(sent2, () =>
+    fetchWithRetry(new Request(url2, { method: "POST", headers: { "Idempotency-Key": "req-t" } }), undefined, { ...policy(), attemptTimeout: ANSWERED }));
   assert.equal(await res2.text(), "200 #2");
-  assert.deepEqual(log.get(id2), [1, 2].map(() => ({ method: "POST", body: "", key: "req-t" })));
+  assert.deepEqual(sent2.map((s) => [s.method, s.key]), [["POST", "req-t"], ["POST", "req-t"]]);
+  assert.deepEqual(log.get(id2).filter((h) => h.attempt === 2), [{ method: "POST", body: "", key: "req-t", attempt: 2 }]);
 });
 
 test("attemptTimeout: without a key a POST that times out goes out once; RetryError attempts, its cause and only error the TimeoutError", async () => {
-  const [id, url] = at("0,200");
-  const err = await fetchWithRetry(url, { method: "POST", body: "pay 10" }, { ...policy(), attemptTimeout: TIMEOUT }).then(() => assert.fail("resolved"), (e) => e);
+  const [, url] = at("0");
+  const timeout = 40;
+  const sent = [];
+  const err = await sentAttempts(sent, () => fetchWithRetry(url, { method: "POST", body: "pay 10" }, { ...policy(), attemptTimeout: timeout }))
+    .then(() => assert.fail("resolved"), (e) => e);
   assert.ok(err instanceof RetryError);
   assert.equal(err.reason, "attempts");
   assert.equal(err.attempts, 1);
   assert.ok(isTimeout(err.cause), String(err.cause));
-  assert.equal(err.cause.message, `attempt 1 timed out after ${TIMEOUT} ms (attemptTimeout)`);
+  assert.equal(err.cause.message, `attempt 1 timed out after ${timeout} ms (attemptTimeout)`);
   assert.deepEqual(err.errors, [err.cause]);
-  assert.deepEqual(log.get(id), [{ method: "POST", body: "pay 10", key: undefined }]);
+  assert.deepEqual(sent, [{ method: "POST", body: "pay 10", key: undefined }]);
 });
 
 test("bad idempotencyKey values reject (never throw) with a TypeError naming the option and the value; nothing is sent", async () => {

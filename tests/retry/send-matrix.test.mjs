@@ -257,7 +257,7 @@ test("every cell ran (6 methods × 9 bodies × 51 answer-and-option pairs) and n
   assert.deepEqual(unhandled, []);
 });
 
-// ---- The three rows of the report: 503 + Retry-After: 0 twice, then 200; Backoff.fixed(10).maxAttempts(3) ----
+// ---- Bodies that go out once: 503 + Retry-After: 0 twice, then 200; Backoff.fixed(10).maxAttempts(3) ----
 let rowServer;
 let rowBase;
 const rowLog = new Map();

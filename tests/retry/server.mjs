@@ -1,7 +1,8 @@
 // Local HTTP servers for the retry tests (127.0.0.1, a free port): `listen(handler)`, the one
-// way every test here starts one, and `startServer()`, scripted failures by path, a request
-// log per `id`, and the built browser tree of pkg/ for the page the Chromium test loads.
-// Not a test file itself.
+// way every test here starts one; `sentAttempts(sent, call)`, which numbers the attempts a call
+// sends and records them on the client's side; and `startServer()`, scripted failures by path,
+// a request log per `id`, and the built browser tree of pkg/ for the page the Chromium test
+// loads. Not a test file itself.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -27,6 +28,35 @@ export async function listen(handler) {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Runs `call()` with `globalThis.fetch` (which `fetchWithRetry` reads when it is called)
+ * replaced by one that records each request it is given in `sent`, as
+ * `{ method, body, key }` (`body`: the `init.body` given, as it is; `key`: the
+ * Idempotency-Key header or `undefined`), and sends it with `&attempt=N` added to its URL,
+ * N its place in `sent` (from 1). A test server can then hold or answer each attempt by its
+ * number, whatever order the requests reach it in, and whether or not an aborted one
+ * reached it at all. The input is URL text with a query, or a `Request` whose URL has one.
+ * Resolves or rejects as `call()` does; the original `fetch` is back once it has settled.
+ */
+export async function sentAttempts(sent, call) {
+  const original = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    sent.push({
+      method: String(init?.method ?? request?.method ?? "GET").toUpperCase(),
+      body: init?.body,
+      key: new Headers(init?.headers ?? request?.headers).get("idempotency-key") ?? undefined,
+    });
+    const url = `${request ? request.url : input}&attempt=${sent.length}`;
+    return original(request ? new Request(url, request) : url, init);
+  };
+  try {
+    return await call();
+  } finally {
+    globalThis.fetch = original;
+  }
 }
 
 /** Starts the server; resolves to `{ url, hits(id), close() }`. */

@@ -33,7 +33,8 @@ export default {
       onRetry: ({ error, deferral, delayMs }) => deferrals.push([serverDelayMs(error), deferral, delayMs]),
     });
     const e = await fetchWithRetry(base + "/?id=deadline", undefined, { policy: "1 minute", retries: 3, deadline: { afterMs: 1000 } });
-    const budget = createRetryBudget({ ratio: 0, minPerSecond: 1, windowMs: 1000 });
+    // No reserve, ratio 1 over a minute: the call's first attempt pays its one retry.
+    const budget = createRetryBudget({ ratio: 1, minPerSecond: 0, windowMs: "60 seconds" });
     const f = await fetchWithRetry(base + "/?id=p", undefined, { policy: 1, retries: 5, budget });
     return Response.json({ a: a.status, failed, b: b.status, c: c.status, d: d.status, deferrals, e: e.status, f: f.status });
   },

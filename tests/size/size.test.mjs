@@ -8,7 +8,7 @@
 // - splitting: importing one entry point does not load the chart, the CLI helpers or
 //   the retry runtime;
 // - the wasm stays free of std's panic/formatting machinery and of an allocator (their
-//   telltale strings would mean a change brought them back, ~10 KB gzip).
+//   telltale strings would mean a change brought them in).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -303,7 +303,7 @@ fn property_monotone_in_the_exponent_and_never_nan() {
         .unwrap();
 }
 
-/// The sweep quoted in bench/README.md ("Powers"): millions of pairs against
+/// The sweep: millions of pairs against
 /// the oracle, and how often glibc's `pow` (Linux `f64::powf`) agrees.
 /// `scripts/test.sh` (so `npm test` and CI) runs it in a release build,
 /// `cargo test --release --lib pow::tests::sweep`, with the default 3 million pairs

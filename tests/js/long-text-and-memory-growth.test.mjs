@@ -1,7 +1,7 @@
-// The numbers-only wasm boundary (js/engine/abi.ts, src/bindings): text of any length
-// through the scratch buffer (long text goes to pages grown for it), result and
-// error slots read correctly after memory grew, and values that wasm converts
-// to numbers (an attempt given as text) treated as every export treats them.
+// Text of any length (durations, seeds, Retry-After values) gets the answers short text
+// gets; results, errors, and policies and streams made earlier stay right after the wasm
+// memory grew; an attempt given as text is the number wasm converts it to, for every
+// export. (Everything crosses to the wasm as numbers: js/engine/abi.ts, src/bindings.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { wasmMemoryBytes as __wasmMemoryBytes } from "../wasm-memory.mjs"; // before the package: it watches its instance
@@ -49,7 +49,7 @@ test("policies and streams made before memory grew keep their numbers after it (
   };
   const expected = draws(reference());
   const before = reference();
-  before.forEach((p) => p.delay(0)); // each one loaded into the register once before the growth
+  before.forEach((p) => p.delay(0)); // each one used once before the growth
   const bytes = __wasmMemoryBytes();
   m.createRandom("2".repeat(bytes)); // a seed of more code units than the memory had bytes: it must grow
   assert.ok(__wasmMemoryBytes() > bytes);

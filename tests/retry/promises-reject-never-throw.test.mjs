@@ -1,4 +1,4 @@
-// Contract section 7 / issue 13 item 5: every promise-returning function of
+// docs/API.md section 7: every promise-returning function of
 // /retry reports every bad argument by REJECTING with the documented class and
 // message; none throws synchronously (so `.catch()` chains and
 // `assert.rejects(promise)` see it).

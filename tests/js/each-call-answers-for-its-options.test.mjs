@@ -1,6 +1,8 @@
-// The same options given again (Sigil's nextDelayMs reuses what Rust compiled for the same
-// option values; the fluent methods skip the option-name scan; duration text parsed once is
-// remembered): every answer and every error is what a first call with those options gives.
+// Each call answers for the options it is given: options given again, changed between calls,
+// or given as fresh objects with equal values (Sigil's nextDelayMs, fluent chains, duration
+// text) get every answer and every error that a first call with those options gets, and
+// Sigil's option names are checked on every call, whatever the keys' order, inheritance or a
+// Proxy that changes its keys.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { nextDelayMs, seededRandom, SigilError } from "../../pkg/dist/esm/sigil.js";

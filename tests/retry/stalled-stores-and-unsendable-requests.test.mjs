@@ -1,5 +1,6 @@
-// Crossings of the loop's stops with a budget store that answers with a promise, and a
-// Request input that cannot be sent: each as a user meets it, against a real local server.
+// A budget store that answers with a promise (late, never, or by failing) met by each way a
+// call stops (an abort, the deadline, maxRetryTime), and a Request input that cannot be sent:
+// each as a user meets it, against a real local server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { listen } from "./server.mjs";
@@ -85,13 +86,24 @@ test("a budget that never answers, with neither an abort nor a deadline: the cal
   assert.equal(await pendingAfter(retry(failing, 1, { retries: 3, budget: silentBudget() }), 100), true);
 });
 
-test("a budget that grants a retry so late that the wait would end past the deadline: stopped then, no wait begun", async () => {
-  // Before the withdrawal the 100 ms wait fits in the 150 ms; once the store answers (80 ms) it does not.
-  const e = await retry(failing, 100, { retries: 3, budget: slowBudget(80, true), deadline: { afterMs: 150 } }).catch((x) => x);
-  assert.ok(e instanceof RetryError);
+test("a budget that grants a retry so late that the wait would end past the deadline: stopped then, no wait begun", async (t) => {
+  // Mock time: before the withdrawal the 100 ms wait fits in the 150 ms; once the store answers
+  // (80 ms later) it does not.
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_800_000_000_000 });
+  let asked = 0;
+  const budget = { deposit() {}, tryWithdraw: () => (asked++, new Promise((r) => setTimeout(() => r(true), 80))) };
+  let e;
+  const p = retry(failing, 100, { retries: 3, budget, deadline: { afterMs: 150 } }).then(() => assert.fail("resolved"), (x) => (e = x));
+  while (asked === 0) await new Promise((r) => setImmediate(r));
+  t.mock.timers.tick(80);
+  // Settled once the answer's promise jobs have run: no timer (a wait) is begun.
+  await new Promise((r) => setImmediate(r));
+  assert.ok(e instanceof RetryError, "settled without a wait");
+  await p;
   assert.equal(e.reason, "deadline");
   assert.equal(e.attempts, 1);
-  assert.ok(e.elapsedMs < 150, `stopped before the deadline, not after a wait: ${e.elapsedMs} ms`);
+  assert.equal(asked, 1);
+  assert.equal(e.elapsedMs, 80, "stopped when the store answered, not after a wait");
 });
 
 test("a budget whose store answers with promises: granted retries go on, a refusal stops with reason budget", async () => {

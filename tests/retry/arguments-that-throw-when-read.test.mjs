@@ -1,8 +1,7 @@
-// Issue 13 item 6 / contract sections 5, 7, 8, 10: an argument that throws when it
-// is read (a revoked Proxy, a throwing getter) gets the package's own error —
-// the documented class, naming the argument, the engine's error as `cause` —
-// not the engine's "Cannot perform 'get' on a proxy that has been revoked" or
-// the getter's own error. Found by review2 probing the built package.
+// docs/API.md sections 5, 7, 8, 10: an argument that throws when it is read (a revoked
+// Proxy, a throwing getter) gets the package's own error — the documented class, naming
+// the argument, the engine's error as `cause` — not the engine's "Cannot perform 'get' on
+// a proxy that has been revoked" or the getter's own error.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { retry, fetchWithRetry, serverDelayMs, queueRetryDelaySeconds } from "../../pkg/dist/esm/retry.js";
@@ -65,7 +64,7 @@ test("promise entries reject with the package's TypeError for a revoked signal, 
   await assert.rejects(fetchWithRetry("http://127.0.0.1:1/", revoked(), { retries: 0 }), ours(TypeError, "init must be"));
 });
 
-// One rule for every function of the package's own (issue 18): an option read through a
+// One rule for every function of the package's own: an option read through a
 // throwing getter, or options that are a revoked Proxy, give the package's TypeError naming
 // the argument ("<name> must be … that can be read" / "… whose keys can be listed") with the
 // engine's error as `cause`; a promise-returning function rejects with it (never throws).

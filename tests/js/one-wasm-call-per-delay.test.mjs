@@ -1,5 +1,6 @@
-// The one compiled Rust policy behind every view: at most one wasm call per delay, the same
-// draws as each policy alone; a fluent cap that holds after jitter, steps bounded and owned,
+// Every kind of policy (createBackoff, fluent, Sigil; every source of draws) costs at most one
+// wasm call per delay and draws as it does alone, and a policy without jitter answers a repeated
+// delay(n) with no call. Also: a fluent cap that holds after jitter, steps bounded and owned,
 // a revoked or throwing `random`, decorrelated bounds above 2^53, `totalBounds()`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -25,7 +26,7 @@ function jsRandom(seed) {
 
 /** Wasm calls per `delay()` over 1000 delays (attempts 1..1000). */
 function perDelay(policy) {
-  policy.delay(1); // a seeded stream is loaded into wasm once
+  policy.delay(1); // a first delay, outside the count
   const { total, by } = wasmCalls(() => {
     for (let a = 1; a <= 1000; a++) policy.delay(a);
   });
@@ -60,7 +61,7 @@ test("policies with different seeded streams, alternating: still one wasm call p
     Backoff.exponential(100).cap(5000).jitter("decorrelated").random(createRandom("b")),
     createBackoff({ steps: [10, 20, 30], jitter: "full", random: createRandom("c") }),
   ];
-  // each policy alone, in turn (its stream stays loaded while it draws)
+  // each policy alone: all its delays in a row
   const alone = make().map((p) => Array.from({ length: 50 }, (_, i) => p.delay(i + 1)));
   const policies = make();
   const got = policies.map(() => []);
@@ -69,7 +70,7 @@ test("policies with different seeded streams, alternating: still one wasm call p
   });
   assert.deepEqual(got, alone);
   assert.ok(total <= 150, `${total / 150} wasm calls per delay (${JSON.stringify(by)})`);
-  // a stream drawn between a policy's delays (each one saves the other and loads its own) keeps its sequence
+  // a stream drawn between a policy's delays keeps its sequence (each call is handed its own stream's state)
   const once = createRandom("s");
   const plain = Array.from({ length: 50 }, () => once.next());
   const interleaved = createRandom("s");
@@ -83,7 +84,7 @@ test("policies with different seeded streams, alternating: still one wasm call p
 });
 
 test("Sigil: one wasm call per nextDelayMs, one per retry of a schedule (validated once)", () => {
-  retrySchedule({}); // the option names are read from wasm once per process, on first use
+  retrySchedule({}); // a first call, outside the count
   const cases = [undefined, { jitter: 0.25 }, { jitter: 0.5, random: () => 0.5 }, { jitter: 0.5, seed: "s" },
     { jitter: 0.5, random: m.seededRandom(9) }, { baseDelayMs: 10, maxDelayMs: 1000 }];
   for (const o of cases) {

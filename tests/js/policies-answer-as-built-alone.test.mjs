@@ -1,7 +1,8 @@
 // Policies built from equal options answer as one built alone, whatever was built before them:
-// the compiled record of options that are numbers, strings or left out is reused for equal
-// options (js/policy/backoff.ts, `recordOf`), so these tests build policies in orders and numbers that
-// reuse, collide and evict entries, and compare each answer with a fresh process's.
+// 0 and -0, NaN and string seeds, equal values under other options, options that failed, a
+// fluent chain beside createBackoff, thousands of distinct policies in two orders (a sample of
+// them also built alone in a fresh process), steps and streams the caller changes afterwards,
+// seeds and duration texts of one length.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
