@@ -27,6 +27,7 @@ import { pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 import { buildSync, transformSync } from "esbuild";
 import { gzipSync } from "node:zlib";
+import { jsBuild } from "./js-build.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const at = (...p) => join(root, ...p);
@@ -169,6 +170,10 @@ function shortCalls(code) {
 }
 
 writeFileSync(join(pkg, "dist", "backoff_wasm_bg.wasm"), wasmBytes);
+/** The JavaScript build: the translation of these same bytes (scripts/js-build.mjs). */
+const jsEngine = jsBuild(wasmBytes);
+mkdirSync(at("build", "js-build"), { recursive: true });
+writeFileSync(at("build", "js-build", "backoff_wasm.js"), `export ${jsEngine}`);
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
 // Version from Cargo.toml, so the crate and the package never disagree.
 manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
