@@ -93,7 +93,16 @@ export function sizes(buf) {
 
 const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g;
 
-/** Files (absolute paths) loaded when `entry` is imported: JS graph + wasm. */
+/**
+ * The JavaScript build (the wasm translated by wasm2js), which the ESM and CommonJS trees
+ * load only where WebAssembly is missing or refused: not in what a runtime with WebAssembly
+ * loads, nor in an application bundle (esbuild keeps its dynamic import external here, as a
+ * bundler that splits code puts it in a chunk of its own); measured on its own line.
+ */
+export const JS_BUILD = "dist/esm/wasm-js.js";
+const JS_BUILD_IMPORT = "./wasm-js.js";
+
+/** Files (absolute paths) loaded when `entry` is imported where WebAssembly runs: JS graph + wasm. */
 export function closure(entry) {
   const seen = new Set();
   const todo = [entry];
@@ -105,7 +114,7 @@ export function closure(entry) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(IMPORT_RE)) {
       const target = resolve(dirname(file), m[1]);
-      if (existsSync(target)) todo.push(target);
+      if (existsSync(target) && !target.endsWith(`/${JS_BUILD}`)) todo.push(target);
     }
   }
   return [...seen].sort();
@@ -166,6 +175,7 @@ export function measure(pkgDir = join(root, "pkg")) {
       },
     };
   }
+  const jsBuild = sizes(readFileSync(join(pkgDir, JS_BUILD)));
   const perFile = Object.fromEntries([...cache].map(([f, s]) => [relative(pkgDir, f), s]));
   // What an application bundle gets from one entry point: `export * from` it, bundled
   // and minified by esbuild for the browser (unused code of the package shaken out;
@@ -174,7 +184,7 @@ export function measure(pkgDir = join(root, "pkg")) {
   for (const e of entries) {
     const out = buildSync({
       stdin: { contents: `export * from ${JSON.stringify(e.files.esm)};`, resolveDir: pkgDir },
-      bundle: true, minify: true, write: false, format: "esm", platform: "browser", logLevel: "silent",
+      bundle: true, minify: true, write: false, format: "esm", platform: "browser", logLevel: "silent", external: [JS_BUILD_IMPORT],
     });
     appBundle[e.subpath] = sizes(Buffer.from(out.outputFiles[0].contents));
   }
@@ -182,13 +192,13 @@ export function measure(pkgDir = join(root, "pkg")) {
   const measured = FUNCTION_BUNDLES.map(({ label, code, goal }) => {
     const out = buildSync({
       stdin: { contents: code(file), resolveDir: root },
-      bundle: true, minify: true, write: false, format: "esm", platform: "browser", logLevel: "silent",
+      bundle: true, minify: true, write: false, format: "esm", platform: "browser", logLevel: "silent", external: [JS_BUILD_IMPORT],
     });
     return { label, goal, ...sizes(Buffer.from(out.outputFiles[0].contents)) };
   });
   // A goal named by a peer is that peer's size in this run.
   const functions = measured.map((f) => ({ ...f, goalOf: typeof f.goal === "string" ? f.goal : undefined, goal: typeof f.goal === "string" ? measured.find((p) => p.label === f.goal).gzip : f.goal }));
-  return { trees, perFile, appBundle, functions, tarball: tarball(pkgDir) };
+  return { trees, perFile, appBundle, functions, jsBuild, tarball: tarball(pkgDir) };
 }
 
 /** The packed tarball of `pkgDir`: `{ size, unpackedSize, entryCount, files }` as `npm pack --dry-run` reports it. */
@@ -222,9 +232,10 @@ function table(m) {
     lines.push(row(`${tree} every entry point`, t.whole));
     lines.push("");
   }
+  lines.push(`the JavaScript build, loaded only where WebAssembly is refused (${JS_BUILD}): ${m.jsBuild.raw} / ${m.jsBuild.gzip} / ${m.jsBuild.brotli} B raw / gzip / brotli`);
   lines.push(`packed tarball: ${m.tarball.size} B (${m.tarball.entryCount} files, ${m.tarball.unpackedSize} B unpacked)`);
   lines.push("");
-  lines.push("application bundle of one entry point (esbuild --bundle --minify --platform=browser; wasm inlined):");
+  lines.push("application bundle of one entry point (esbuild --bundle --minify --platform=browser; wasm inlined; the JavaScript build's chunk left out):");
   for (const [sub, s] of Object.entries(m.appBundle)) lines.push(`  ${sub.padEnd(36)} ${n(s.raw)} ${n(s.gzip)} ${n(s.brotli)}`);
   lines.push("");
   lines.push("what an app ships for one function, beside its peers (same esbuild run; raw / gzip / brotli, goal gzip):");

@@ -1,7 +1,8 @@
-// The JavaScript build (the wasm translated by wasm2js, scripts/js-build.mjs) answers every
-// call exactly as the wasm does: the package runs on the wasm while each call into it is
-// made on the JavaScript build too, from the same memory and with the same draws, and the
-// two must return the same number (Object.is: -0 and NaN too) and leave the same memory.
+// The JavaScript build as shipped (pkg/dist/esm/wasm-js.js: the wasm translated by wasm2js,
+// scripts/js-build.mjs, then minified) answers every call exactly as the wasm does: the
+// package runs on the wasm while each call into it is made on the JavaScript build too, from
+// the same memory and with the same draws, and the two must return the same number
+// (Object.is: -0 and NaN too) and leave the same bytes in all of memory.
 // The calls are those of the cross-runtime vectors (thousands of createBackoff
 // configurations × attempts × seeds, tests/js/cross-runtime.test.mjs) and of the shared
 // case files (tests/js/cases: /backoff, /sigil, /random, /duration, /policy).
@@ -13,8 +14,8 @@ import { fileURLToPath } from "node:url";
 import { collect } from "./cases/harness.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const JS_BUILD = new URL("../../build/js-build/backoff_wasm.js", import.meta.url);
-if (!existsSync(JS_BUILD)) throw new Error("build/js-build/backoff_wasm.js is missing: run `npm run build`");
+const JS_BUILD = new URL("../../pkg/dist/esm/wasm-js.js", import.meta.url);
+if (!existsSync(JS_BUILD)) throw new Error("pkg/dist/esm/wasm-js.js is missing: run `npm run build`");
 const { instantiate: instantiateJs } = await import(JS_BUILD.href);
 
 let calls = 0;

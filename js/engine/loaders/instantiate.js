@@ -40,3 +40,21 @@ export function instantiate(module) {
   wasm.__wbindgen_start();
   return wasm;
 }
+
+/**
+ * The exports of the JavaScript build (the wasm translated by wasm2js, scripts/js-build.mjs),
+ * `build` being its module: the same exports as an instance of the wasm, memory included. The
+ * translation has no externref table, so its start function, which only sets that table up,
+ * is not called.
+ */
+export function instantiateJs(build) {
+  return build.instantiate({ w: { draw } });
+}
+
+/**
+ * Throws the package's error for a host where neither build loads: `refused` is what
+ * compiling the wasm threw, `failed` what loading the JavaScript build threw (its cause).
+ */
+export function unloadable(refused, failed) {
+  throw new Error(`backoff-wasm: WebAssembly refused (${refused}), JavaScript build not loaded (${failed}); allow 'wasm-unsafe-eval' in script-src`, { cause: failed });
+}
