@@ -1,10 +1,14 @@
 // Assembles pkg/ (what `npm pack ./pkg` publishes) from pkg-template/, the
 // wasm-bindgen output in build/bindgen and the compiled wrappers in build/js.
 //
-// Three JS trees that differ only in how the wasm arrives (js/engine/loaders/):
-//   dist/esm      every ESM runtime but workerd: Node and Bun `import`, browsers,
-//                 bundlers, Deno. The wasm bytes are inlined (wasm-inline.js) and
-//                 compiled synchronously: no file path, so bundling for Node works too.
+// Four JS trees that differ only in how the wasm arrives (js/engine/loaders/):
+//   dist/esm      every ESM runtime but workerd and Node: browsers and their bundlers.
+//                 The wasm bytes are inlined (wasm-inline.js) and compiled synchronously;
+//                 where that is refused, the JavaScript build (wasm-js.js) is imported
+//                 dynamically, awaited at the top level on that path only.
+//   dist/node     the `node` condition (Node and Bun `import`, Deno, bundling for Node):
+//                 the same with no top-level await; it imports dist/esm's wasm-inline.js
+//                 and wasm-js.js statically.
 //   dist/cjs      `require`: one CommonJS module (index.js, wasm inlined at its end)
 //                 and one small file per other entry point re-exporting from it.
 //   dist/workerd  Cloudflare Workers: imports dist/backoff_wasm_bg.wasm as a
@@ -191,9 +195,12 @@ manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "
  * matches "import"/"default"), then react-native (the CommonJS tree: no top-level await,
  * which Metro cannot transform, and the JavaScript build where Hermes has no WebAssembly;
  * a Metro that does not match "require" would otherwise take the ESM tree), then require,
- * then default; each names its own `types`, declarations in the module format of the
- * JavaScript it describes: dist/types (its package.json says "commonjs") for react-native
- * and `require`, dist/types/esm ("module") for workerd and default. One `types` for every condition would make TypeScript read the ESM
+ * then node (the node tree: ESM without top-level await, for Node's `import` and bundlers
+ * building for Node, which may write CommonJS; after require, so `require` keeps the
+ * CommonJS tree on every Node), then default; each names its own `types`, declarations in
+ * the module format of the JavaScript it describes: dist/types (its package.json says
+ * "commonjs") for react-native and `require`, dist/types/esm ("module") for workerd, node
+ * and default. One `types` for every condition would make TypeScript read the ESM
  * build as CommonJS under node16/nodenext (a default import type-checks, then Node
  * refuses it).
  */
@@ -222,6 +229,7 @@ manifest.exports = Object.fromEntries([
     workerd: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/workerd/${e}.js` },
     "react-native": { types: `./dist/types/${e}.d.ts`, default: `./dist/cjs/${e}.js` },
     require: { types: `./dist/types/${e}.d.ts`, default: `./dist/cjs/${e}.js` },
+    node: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/node/${e}.js` },
     default: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/esm/${e}.js` },
   }]),
   ["./package.json", "./package.json"],
@@ -570,6 +578,7 @@ writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmText}
 writeFileSync(join(esm, "wasm-js.js"), `${banner}\n${buildSync({
   stdin: { contents: jsEngine }, minify: true, write: false, format: "esm", target: "es2020", legalComments: "none", logLevel: "warning",
 }).outputFiles[0].text}`);
+esmTree("node", "node.js", { external: ["../esm/wasm-inline.js", "../esm/wasm-js.js"] });
 esmTree("workerd", "workerd.js", { external: ["*.wasm"] });
 cjsTree(await namesInIndex(esm));
 
