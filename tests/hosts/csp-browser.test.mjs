@@ -1,16 +1,20 @@
 // A page under a strict Content Security Policy (`script-src 'self'`: no 'wasm-unsafe-eval')
-// in headless Chromium, bundled by Vite and by esbuild (code splitting) with no change to the
-// app: compiling the wasm is refused, the JavaScript build's chunk is fetched, and the page
-// computes the README's seeded schedule and runs fetchWithRetry against this server (503,
-// then 200) with the same numbers as without the CSP. The network log shows that chunk
-// fetched only under the CSP. When that chunk cannot load either (the server refuses it),
-// the app catches the package's own error, which names 'wasm-unsafe-eval'.
+// in the three browser engines (headless Chromium through Playwright; Firefox ESR through
+// geckodriver and WebKitGTK's MiniBrowser through WebKitWebDriver: tests/hosts/webdriver.mjs),
+// bundled by Vite and by esbuild (code splitting) with no change to the app: compiling the
+// wasm is refused, the JavaScript build's chunk is fetched, and the page computes the README's
+// seeded schedule and runs fetchWithRetry against this server (503, then 200) with the same
+// numbers as without the CSP, where the wasm runs. The server's log shows that chunk fetched
+// only under the CSP. When that chunk cannot load either (the server refuses it), the app
+// catches the package's own error, which names 'wasm-unsafe-eval'. Firefox also runs the page
+// with WebAssembly switched off (no WebAssembly global, as under JIT-less settings).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
 import { CHROMIUM, project, run } from "../consumers/scratch.mjs";
+import { inBrowser, missingFor } from "./webdriver.mjs";
 
 const STRICT = "script-src 'self'";
 /** The Vite of the consumer tests (tests/consumers/vite-page.test.mjs). */
@@ -91,32 +95,74 @@ const apps = {
   },
 };
 
+/** What every page computes: the README's schedule, a seeded policy's delays (its own, pinned per run), the 200 after one retry. */
+const WANT = { schedule: [803, 1697, 4533, 7588, 18352], status: 200, body: "ok", retries: 1 };
+/** The seeded policy's delays: createBackoff({ base: 5, jitter: 0.5, seed: "page", maxAttempts: 4 }).schedule(). */
+const { createBackoff } = await import(new URL("../../pkg/dist/esm/index.js", import.meta.url).href);
+const DELAYS = createBackoff({ base: 5, jitter: 0.5, seed: "page", maxAttempts: 4 }).schedule();
+const SERVED = [["open", {}], ["strict", { csp: STRICT }], ["refused", { csp: STRICT, refuse: /wasm-js/ }]];
+
+/** Serves `dist` the ways of {@link SERVED} at once; `visit(urls)` returns each page's probe; returns the probes and the JavaScript build's requests per way. */
+async function served(dist, visit) {
+  const servers = [];
+  try {
+    for (const [, options] of SERVED) servers.push(await serve(dist, options));
+    const probes = await visit(servers.map((s) => s.url));
+    return Object.fromEntries(SERVED.map(([label], i) => [label, { probe: probes[i], js: servers[i].requests.filter((p) => p.includes("wasm-js")) }]));
+  } finally {
+    for (const s of servers) await s.close();
+  }
+}
+
+/** The assertions shared by every browser: same numbers with and without the CSP, the chunk fetched only under it, the package's error where it is refused. */
+function check(runs, where) {
+  assert.deepEqual(runs.open.probe, { ...WANT, delays: DELAYS }, `${where}: with WebAssembly`);
+  assert.deepEqual(runs.strict.probe, { ...WANT, delays: DELAYS }, `${where}: under script-src 'self'`);
+  assert.equal(runs.open.js.length, 0, `${where}: no JavaScript build fetched where WebAssembly runs`);
+  assert.equal(runs.strict.js.length, 1, `${where}: the JavaScript build fetched once under the CSP: ${runs.strict.js}`);
+  assert.match(runs.refused.probe.error ?? "", /^backoff-wasm: WebAssembly refused \(.*\), JavaScript build not loaded \(.*\); allow 'wasm-unsafe-eval' in script-src$/s, where);
+}
+
 for (const [name, build] of Object.entries(apps)) {
-  test(`${name}: under script-src 'self' the page gives the numbers it gives without a CSP, and fetches the JavaScript build only there`, async () => {
-    const dist = build();
+  let dist;
+  const built = () => (dist ??= build());
+
+  test(`${name}: under script-src 'self' the page gives the numbers it gives without a CSP, and fetches the JavaScript build only there (Chromium)`, async () => {
     const { chromium } = await import("playwright-core");
     const browser = await chromium.launch(CHROMIUM);
     try {
-      const runs = {};
-      for (const [label, options] of [["open", {}], ["strict", { csp: STRICT }], ["refused", { csp: STRICT, refuse: /wasm-js/ }]]) {
-        const server = await serve(dist, options);
-        try {
-          runs[label] = { ...(await visit(browser, server.url)), js: server.requests.filter((p) => p.includes("wasm-js")) };
-        } finally {
-          await server.close();
+      const errors = [];
+      const runs = await served(built(), async (urls) => {
+        const out = [];
+        for (const url of urls) {
+          const r = await visit(browser, url);
+          errors.push(...(url === urls[2] ? [] : r.errors));
+          out.push(r.probe);
         }
-      }
-      const want = { schedule: [803, 1697, 4533, 7588, 18352], delays: runs.open.probe.delays, status: 200, body: "ok", retries: 1 };
-      assert.deepEqual(runs.open.probe, want);
-      assert.equal(runs.open.probe.delays.length, 3);
-      assert.deepEqual(runs.strict.probe, want);
-      assert.deepEqual(runs.open.errors, []);
-      assert.deepEqual(runs.strict.errors, []);
-      assert.equal(runs.open.js.length, 0, "no JavaScript build fetched where WebAssembly runs");
-      assert.equal(runs.strict.js.length, 1, `the JavaScript build fetched once under the CSP: ${runs.strict.js}`);
-      assert.match(runs.refused.probe.error ?? "", /^backoff-wasm: WebAssembly refused \(.*\), JavaScript build not loaded \(.*\); allow 'wasm-unsafe-eval' in script-src$/);
+        return out;
+      });
+      check(runs, "Chromium");
+      assert.deepEqual(errors, []);
     } finally {
       await browser.close();
     }
+  });
+
+  for (const engine of ["firefox", "webkit"]) {
+    const missing = missingFor(engine);
+    const skip = missing.length && process.env.CI !== "true" ? `missing ${missing.join(", ")} (scripts/setup.sh --for test installs them)` : false;
+    test(`${name}: under script-src 'self' the page gives the numbers it gives without a CSP, and fetches the JavaScript build only there (${engine})`, { skip }, async () => {
+      const runs = await served(built(), async (urls) => (await inBrowser(engine, urls)).map((r) => JSON.parse(r.probe)));
+      check(runs, engine);
+    });
+  }
+
+  const noWasm = missingFor("firefox");
+  test(`${name}: Firefox with WebAssembly switched off runs the page on the JavaScript build, with the same numbers`, {
+    skip: noWasm.length && process.env.CI !== "true" ? `missing ${noWasm.join(", ")}` : false,
+  }, async () => {
+    const runs = await served(built(), async (urls) => (await inBrowser("firefox", urls.slice(0, 1), { wasm: false })).map((r) => JSON.parse(r.probe)));
+    assert.deepEqual(runs.open.probe, { ...WANT, delays: DELAYS });
+    assert.equal(runs.open.js.length, 1, "the JavaScript build fetched once");
   });
 }
