@@ -54,11 +54,10 @@ export function translatableWasm(bytes) {
     throw new Error("js-build: the wasm does not have one exported externref table and nothing else of tables");
   }
   const name = `$${tables[0][1]}`;
-  const ops = { get: 0, set: 0, fill: 0 };
   let variant = text.replace(tables[0][0] + "\n", "").replace(exports[0][0] + "\n", "")
-    .replaceAll(`(table.get ${name}\n`, () => (ops.get++, "(call $t.get\n"))
-    .replaceAll(`(table.set ${name}\n`, () => (ops.set++, "(call $t.set\n"))
-    .replaceAll(`(table.fill ${name}\n`, () => (ops.fill++, "(call $t.fill\n"));
+    .replaceAll(`(table.get ${name}\n`, "(call $t.get\n")
+    .replaceAll(`(table.set ${name}\n`, "(call $t.set\n")
+    .replaceAll(`(table.fill ${name}\n`, "(call $t.fill\n");
   if (/\b(table\.[a-z]+|call_indirect|elem\.drop|ref\.func)\b/.test(variant)) {
     throw new Error("js-build: a function of the wasm uses its table other than by table.get, table.set and table.fill");
   }
@@ -76,7 +75,7 @@ export function translatableWasm(bytes) {
     v.runPasses(["llvm-nontrapping-fptoint-lowering"]);
     v.setFeatures(FEATURES.reduce((f, k) => f | binaryen.Features[k], binaryen.Features.MVP));
     if (!v.validate()) throw new Error("js-build: the variant of the wasm does not validate without the features wasm2js lacks");
-    return { bytes: v.emitBinary(), table: { name: exports[0][1], size: Number(tables[0][2]) }, ops };
+    return { bytes: v.emitBinary(), table: { name: exports[0][1], size: Number(tables[0][2]) } };
   } finally {
     v.dispose();
   }
