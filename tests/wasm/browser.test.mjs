@@ -14,16 +14,10 @@ import { fileURLToPath } from "node:url";
 import { missingFor } from "../hosts/webdriver.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const skipWithout = (engine) => {
-  const missing = missingFor(engine);
-  return missing.length && process.env.CI !== "true" ? `missing ${missing.join(", ")} (scripts/setup.sh --for test installs them)` : false;
-};
 
-for (const [name, mode, skip] of [
-  ["headless Chromium", "browser", false],
-  ["headless Firefox", "firefox", skipWithout("firefox")],
-  ["WebKit", "webkit", skipWithout("webkit")],
-]) {
+for (const [name, mode] of [["headless Chromium", "browser"], ["headless Firefox", "firefox"], ["WebKit", "webkit"]]) {
+  const missing = mode === "browser" ? [] : missingFor(mode);
+  const skip = missing.length && process.env.CI !== "true" ? `missing ${missing.join(", ")} (scripts/setup.sh --for test installs them)` : false;
   test(`the wasm-bindgen tests pass in ${name}, and the run leaves TMPDIR as it found it`, { timeout: 600_000, skip }, () => {
     const dir = mkdtempSync(join(tmpdir(), "backoff-wasm-tmpdir-"));
     try {

@@ -12,20 +12,22 @@
 // the one copy the ESM tree imports too, read only on that path.
 import { inlineModule, instantiate, instantiateJs, unloadable } from "./instantiate.js";
 
-let wasm;
-try {
-  // eslint-disable-next-line no-undef
-  wasm = instantiate(inlineModule(__backoffWasmText()));
-} catch (refused) {
-  let build;
+/** The wasm's exports, or the JavaScript build's where compiling or instantiating the wasm throws. */
+function load() {
   try {
     // eslint-disable-next-line no-undef
-    build = __backoffJsBuild();
-  } catch (failed) {
-    unloadable(refused, failed);
+    return instantiate(inlineModule(__backoffWasmText()));
+  } catch (refused) {
+    let build;
+    try {
+      // eslint-disable-next-line no-undef
+      build = __backoffJsBuild();
+    } catch (failed) {
+      unloadable(refused, failed);
+    }
+    return instantiateJs(build);
   }
-  wasm = instantiateJs(build);
 }
 
 /** The instance's exports (its start function has run), or the JavaScript build's. */
-export const wasmExports = wasm;
+export const wasmExports = load();

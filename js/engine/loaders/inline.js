@@ -17,12 +17,15 @@
 import { inlineModule, instantiate, instantiateJs, unloadable } from "./instantiate.js";
 import { wasmText } from "./wasm-inline.js";
 
-let wasm;
-try {
-  wasm = instantiate(inlineModule(wasmText));
-} catch (refused) {
-  wasm = instantiateJs(await import("./wasm-js.js").catch((failed) => unloadable(refused, failed)));
+/** The wasm's exports (`{ exports }`), or what compiling or instantiating it threw (`{ refused }`). */
+function fromWasm() {
+  try {
+    return { exports: instantiate(inlineModule(wasmText)) };
+  } catch (refused) {
+    return { refused };
+  }
 }
+const wasm = fromWasm();
 
-/** The instance's exports (its start function has run), or the JavaScript build's. */
-export const wasmExports = wasm;
+/** The instance's exports (its start function has run), or the JavaScript build's (awaited on that path only). */
+export const wasmExports = wasm.exports ?? instantiateJs(await import("./wasm-js.js").catch((failed) => unloadable(wasm.refused, failed)));

@@ -12,12 +12,14 @@ import { inlineModule, instantiate, instantiateJs } from "./instantiate.js";
 import { wasmText } from "../esm/wasm-inline.js";
 import * as jsBuild from "../esm/wasm-js.js";
 
-let wasm;
-try {
-  wasm = instantiate(inlineModule(wasmText));
-} catch {
-  wasm = instantiateJs(jsBuild);
+/** The wasm's exports, or the JavaScript build's where compiling or instantiating the wasm throws. */
+function load() {
+  try {
+    return instantiate(inlineModule(wasmText));
+  } catch {
+    return instantiateJs(jsBuild);
+  }
 }
 
 /** The instance's exports (its start function has run), or the JavaScript build's. */
-export const wasmExports = wasm;
+export const wasmExports = load();
