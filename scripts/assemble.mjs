@@ -1,10 +1,14 @@
 // Assembles pkg/ (what `npm pack ./pkg` publishes) from pkg-template/, the
 // wasm-bindgen output in build/bindgen and the compiled wrappers in build/js.
 //
-// Three JS trees that differ only in how the wasm arrives (js/engine/loaders/):
-//   dist/esm      every ESM runtime but workerd: Node and Bun `import`, browsers,
-//                 bundlers, Deno. The wasm bytes are inlined (wasm-inline.js) and
-//                 compiled synchronously: no file path, so bundling for Node works too.
+// Four JS trees that differ only in how the wasm arrives (js/engine/loaders/):
+//   dist/esm      every ESM runtime but workerd and Node: browsers and their bundlers.
+//                 The wasm bytes are inlined (wasm-inline.js) and compiled synchronously;
+//                 where that is refused, the JavaScript build (wasm-js.js) is imported
+//                 dynamically, awaited at the top level on that path only.
+//   dist/node     the `node` condition (Node and Bun `import`, Deno, bundling for Node):
+//                 the same with no top-level await; it imports dist/esm's wasm-inline.js
+//                 and wasm-js.js statically.
 //   dist/cjs      `require`: one CommonJS module (index.js, wasm inlined at its end)
 //                 and one small file per other entry point re-exporting from it.
 //   dist/workerd  Cloudflare Workers: imports dist/backoff_wasm_bg.wasm as a
@@ -27,6 +31,7 @@ import { pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 import { buildSync, transformSync } from "esbuild";
 import { gzipSync } from "node:zlib";
+import { jsBuild } from "./js-build.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const at = (...p) => join(root, ...p);
@@ -169,6 +174,16 @@ function shortCalls(code) {
 }
 
 writeFileSync(join(pkg, "dist", "backoff_wasm_bg.wasm"), wasmBytes);
+/**
+ * The JavaScript build: the translation of these same bytes (scripts/js-build.mjs), as the
+ * ES module dist/esm/wasm-js.js, minified (its one export, `instantiate`, keeps its name). The
+ * ESM tree imports it where WebAssembly is refused and the CommonJS tree requires it there
+ * (React Native's Hermes included); build/js-build keeps the translation as wasm2js
+ * wrote it (tests/js/javascript-build.test.mjs runs it beside the wasm).
+ */
+const jsEngine = `export ${jsBuild(wasmBytes)}`;
+mkdirSync(at("build", "js-build"), { recursive: true });
+writeFileSync(at("build", "js-build", "backoff_wasm.js"), jsEngine);
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
 // Version from Cargo.toml, so the crate and the package never disagree.
 manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "utf8"))[1];
@@ -177,9 +192,14 @@ manifest.version = /^version = "([^"]+)"/m.exec(readFileSync(at("Cargo.toml"), "
  * Entry points: "." → "index", "./sigil" → "sigil" (the file name of the entry in every
  * tree), in the template's order. Each one's conditions are written here, one shape
  * for all (so a template entry only needs its subpath): workerd first (Wrangler also
- * matches "import"/"default"), then require, then default; each names its own `types`,
- * declarations in the module format of the JavaScript it describes: dist/types (its
- * package.json says "commonjs") for `require`, dist/types/esm ("module") for workerd
+ * matches "import"/"default"), then react-native (the CommonJS tree: no top-level await,
+ * which Metro cannot transform, and the JavaScript build where Hermes has no WebAssembly;
+ * a Metro that does not match "require" would otherwise take the ESM tree), then require,
+ * then node (the node tree: ESM without top-level await, for Node's `import` and bundlers
+ * building for Node, which may write CommonJS; after require, so `require` keeps the
+ * CommonJS tree on every Node), then default; each names its own `types`, declarations in
+ * the module format of the JavaScript it describes: dist/types (its package.json says
+ * "commonjs") for react-native and `require`, dist/types/esm ("module") for workerd, node
  * and default. One `types` for every condition would make TypeScript read the ESM
  * build as CommonJS under node16/nodenext (a default import type-checks, then Node
  * refuses it).
@@ -207,7 +227,9 @@ for (const e of [...entries, "cli"]) if (!SOURCES[e]) throw new Error(`assemble:
 manifest.exports = Object.fromEntries([
   ...entries.map((e) => [e === "index" ? "." : `./${e}`, {
     workerd: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/workerd/${e}.js` },
+    "react-native": { types: `./dist/types/${e}.d.ts`, default: `./dist/cjs/${e}.js` },
     require: { types: `./dist/types/${e}.d.ts`, default: `./dist/cjs/${e}.js` },
+    node: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/node/${e}.js` },
     default: { types: `./dist/types/esm/${e}.d.ts`, default: `./dist/esm/${e}.js` },
   }]),
   ["./package.json", "./package.json"],
@@ -515,7 +537,8 @@ function cjsTree(names) {
   const pairs = m[1].split(",").map((p) => p.trim()).filter(Boolean).map((p) => p.split(" as "))
     .map(([local, name]) => `${name ?? local}:${local}`);
   writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};\n` +
-    `function __backoffWasmText(){return "${wasmText}"}\n${m[2]}`);
+    `function __backoffWasmText(){return "${wasmText}"}\n` +
+    `function __backoffJsBuild(){return require("../esm/wasm-js.js")}\n${m[2]}`);
   for (const e of entries.filter((e) => e !== "index" && !CJS_ALONE.includes(e))) {
     const text = `"use strict";\nconst m = require("./index.js");\n${names[e].map(([n, k]) => `exports.${n} = m.${k};`).join("\n")}\n`;
     writeFileSync(join(out, `${e}.js`), text);
@@ -549,9 +572,13 @@ function cjsAlone(dir, out, e) {
 }
 
 glue();
-const esm = esmTree("esm", "inline.js", { external: ["./wasm-inline.js"], extra: ["cli"], first: "./wasm-inline.js" });
+const esm = esmTree("esm", "inline.js", { external: ["./wasm-inline.js", "./wasm-js.js"], extra: ["cli"], first: "./wasm-inline.js" });
 const wasmText = wasmLiteral(wasmBytes, esm);
 writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmText}";\n`, "utf8");
+writeFileSync(join(esm, "wasm-js.js"), `${banner}\n${buildSync({
+  stdin: { contents: jsEngine }, minify: true, write: false, format: "esm", target: "es2020", legalComments: "none", logLevel: "warning",
+}).outputFiles[0].text}`);
+esmTree("node", "node.js", { external: ["../esm/wasm-inline.js", "../esm/wasm-js.js"] });
 esmTree("workerd", "workerd.js", { external: ["*.wasm"] });
 cjsTree(await namesInIndex(esm));
 

@@ -2,7 +2,8 @@
 # Builds the publishable package in pkg/:
 #   cargo (wasm32, release) -> wasm-bindgen (web glue) -> wasm-opt (npm binaryen)
 #   -> check js/engine/boundary.ts against src/boundary.rs -> tsc (js/**/*.ts -> build/js,
-#   with .d.ts) -> scripts/assemble.mjs (pkg/).
+#   with .d.ts) -> scripts/assemble.mjs (pkg/, with the JavaScript build of the same wasm:
+#   scripts/js-build.mjs, binaryen's wasm2js).
 # Run scripts/setup.sh first (npm start / npm test / npm run build do).
 set -euo pipefail
 # shellcheck source=scripts/env.sh
@@ -41,5 +42,5 @@ log "tsc"
 rm -rf build/js
 node_modules/.bin/tsc -p js/tsconfig.json
 
-log "assemble pkg/"
+log "assemble pkg/ (and the JavaScript build: wasm2js)"
 node scripts/assemble.mjs

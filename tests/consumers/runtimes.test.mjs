@@ -4,10 +4,10 @@
 // into one scratch project next to `backoff-wasm`. Each runs the cross-runtime
 // probe over every entry point and a few pinned seeded values, and reports the
 // file it resolved, which shows the export condition it took:
-//   Bun  `import` → dist/esm (the wasm inlined, as everywhere but workerd),
+//   Bun  `import` → the `node` condition → dist/node (ESM, wasm inlined, no top-level await),
 //   Bun  `require` → dist/cjs,
 //   Deno (bare specifiers and `npm:` specifiers, local node_modules) → the
-//        default condition → dist/esm (wasm inlined), so a Deno program
+//        `node` condition → dist/node (wasm inlined), so a Deno program
 //        needs no --allow-read to import the package. It runs here with NO
 //        permission flags at all.
 import { test } from "node:test";
@@ -113,11 +113,11 @@ test("the pinned seeded schedules agree with the package in Node", async () => {
   assert.deepEqual(seededFrom(mod), SEEDED);
 });
 
-test(`Bun ${VERSIONS.bun}: every entry point by import (dist/esm)`, () => {
+test(`Bun ${VERSIONS.bun}: every entry point by import (dist/node)`, () => {
   const { dir } = consumer();
   assert.equal(run(join(dir, "node_modules", ".bin", "bun"), ["--version"], { cwd: dir }).stdout.trim(), VERSIONS.bun);
   const out = runIn(dir, "bun", ["main.js"]);
-  assert.equal(out.resolved, "backoff-wasm/dist/esm/index.js");
+  assert.equal(out.resolved, "backoff-wasm/dist/node/index.js");
   assert.deepEqual(out.pinned, PINNED);
   assert.deepEqual(out.probe, expected(SEEDED));
 });
@@ -130,11 +130,11 @@ test(`Bun ${VERSIONS.bun}: every entry point by require (dist/cjs)`, () => {
   assert.deepEqual(out.probe, expected(SEEDED));
 });
 
-test(`Deno ${VERSIONS.deno}: bare specifiers from package.json + node_modules, no permission flags (default condition, dist/esm)`, () => {
+test(`Deno ${VERSIONS.deno}: bare specifiers from package.json + node_modules, no permission flags (node condition, dist/node)`, () => {
   const { dir } = consumer();
   assert.match(run(join(dir, "node_modules", ".bin", "deno"), ["--version"], { cwd: dir }).stdout, new RegExp(`^deno ${VERSIONS.deno.replace(/\./g, "\\.")} `));
   const out = runIn(dir, "deno", ["run", "--no-prompt", "main.js"]);
-  assert.equal(out.resolved, "backoff-wasm/dist/esm/index.js");
+  assert.equal(out.resolved, "backoff-wasm/dist/node/index.js");
   assert.deepEqual(out.pinned, PINNED);
   assert.deepEqual(out.probe, expected(SEEDED));
 });
@@ -142,7 +142,7 @@ test(`Deno ${VERSIONS.deno}: bare specifiers from package.json + node_modules, n
 test(`Deno ${VERSIONS.deno}: npm: specifiers with --node-modules-dir=manual (offline: the local install is used)`, () => {
   const { dir } = consumer();
   const out = runIn(dir, "deno", ["run", "--no-prompt", "--node-modules-dir=manual", "main-npm.js"]);
-  assert.equal(out.resolved, "backoff-wasm/dist/esm/index.js");
+  assert.equal(out.resolved, "backoff-wasm/dist/node/index.js");
   assert.deepEqual(out.pinned, PINNED);
   assert.deepEqual(out.probe, expected(SEEDED));
 });

@@ -1,7 +1,7 @@
 // Size of the built package, measured by scripts/size.mjs on pkg/ (`npm run size`
 // prints the same numbers), with the budgets it defines:
-// - the packed tarball ≤ 120 KB, with no source maps carrying sources and no duplicate
-//   declaration trees, and no file of the ESM and Workers trees past gzip's 32 KB window
+// - the packed tarball ≤ 134 KB, with no source maps carrying sources and no duplicate
+//   declaration trees, and no file of the ESM, node and Workers trees past gzip's 32 KB window
 //   (npm puts each beside its twin, which gzip then stores for a few bytes);
 // - per entry point, an application bundle (esbuild for the browser) within its budget;
 // - per runtime tree, what a runtime loads for every entry point;
@@ -27,8 +27,8 @@ for (const [label, got, budget] of budgets(m)) {
   });
 }
 
-test("every file of the ESM and Workers trees fits gzip's window beside its twin (under 31 KB)", () => {
-  for (const tree of ["esm", "workerd"]) {
+test("every file of the ESM, node and Workers trees fits gzip's window beside its twin (under 31 KB)", () => {
+  for (const tree of ["esm", "node", "workerd"]) {
     for (const f of readdirSync(join(pkgDir, "dist", tree))) {
       const size = statSync(join(pkgDir, "dist", tree, f)).size;
       assert.ok(size <= 31_000, `dist/${tree}/${f} is ${size} B: past gzip's 32 KB window its twin in the tarball is stored whole again (split the chunk)`);
@@ -63,8 +63,12 @@ test("every tree loads the wasm exactly once, each in its own way (/duration non
       // `/duration` reads its text in JavaScript and `/p-retry` computes p-retry's formula: their
       // files hold no wasm (the CommonJS tree is one module, whose wasm is in index.js itself,
       // except /p-retry's file, a bundle of its own).
-      const want = sub === "./duration" || sub === "./p-retry" ? [] : { esm: ["dist/esm/wasm-inline.js"], cjs: [], workerd: ["dist/backoff_wasm_bg.wasm"] }[tree];
+      const want = sub === "./duration" || sub === "./p-retry" ? [] : { esm: ["dist/esm/wasm-inline.js"], node: ["dist/esm/wasm-inline.js"], cjs: [], workerd: ["dist/backoff_wasm_bg.wasm"] }[tree];
       assert.deepEqual(wasm, want, `${tree} ${sub}`);
+      // The JavaScript build: imported statically by the node tree's loader (no top-level await
+      // there), on the fallback path only elsewhere (not in what a runtime with wasm loads).
+      const jsBuild = e.files.filter((f) => f.endsWith("wasm-js.js"));
+      assert.deepEqual(jsBuild, tree === "node" && want.length ? ["dist/esm/wasm-js.js"] : [], `${tree} ${sub} and the JavaScript build`);
       if (sub === "./p-retry") assert.deepEqual(e.files.filter((f) => f.endsWith("index.js")), [], `${tree} ${sub} loads index.js`);
     }
   }
@@ -75,7 +79,7 @@ test("importing one entry point loads no chart, CLI helpers or retry runtime (ES
   const parts = { chart: ["scheduleSvg"], cli: ["parseArgs", "formatElapsed", "columnUnit"], retry: ["fetchWithRetry", "retryAfterMs"] };
   // /queues builds on /retry's retryAfterMs and queueRetryDelaySeconds.
   const allowed = { "./chart": ["chart"], "./retry": ["retry"], "./queues": ["retry"], ".": ["chart", "retry"] };
-  for (const tree of ["esm", "workerd"]) {
+  for (const tree of ["esm", "node", "workerd"]) {
     for (const [sub, e] of Object.entries(m.trees[tree].entries)) {
       const text = e.files.filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(pkgDir, f), "utf8")).join("\n");
       for (const [part, telltales] of Object.entries(parts)) {
@@ -96,8 +100,8 @@ test("the tarball: no source maps with sources, declarations only under dist/typ
   assert.deepEqual(files.filter((f) => !/^(dist\/|bin\/|README\.md$|LICENSE$|package\.json$)/.test(f)), []);
   // No two shipped files are byte for byte the same (beyond the tiny package.json markers),
   // but for twins: dist/types/esm holds the same files as dist/types, read as ESM, and a file
-  // of dist/workerd that loads no wasm (the chunks without the loader) is its dist/esm namesake
-  // (npm packs each next to its twin, which gzip stores nearly free).
+  // of dist/workerd or dist/node that loads no wasm (the chunks without the loader) is its
+  // dist/esm namesake (npm packs each next to its twin, which gzip stores nearly free).
   const seen = new Map();
   for (const f of files) {
     const text = readFileSync(join(pkgDir, f));
@@ -106,8 +110,8 @@ test("the tarball: no source maps with sources, declarations only under dist/typ
       assert.ok(text.equals(readFileSync(join(pkgDir, f.replace("dist/types/esm/", "dist/types/")))), `${f} is its CommonJS twin`);
       continue;
     }
-    const esmTwin = join(pkgDir, f.replace("dist/workerd/", "dist/esm/"));
-    if (f.startsWith("dist/workerd/") && existsSync(esmTwin) && text.equals(readFileSync(esmTwin))) {
+    const esmTwin = join(pkgDir, f.replace(/^dist\/(workerd|node)\//, "dist/esm/"));
+    if (/^dist\/(workerd|node)\//.test(f) && existsSync(esmTwin) && text.equals(readFileSync(esmTwin))) {
       assert.ok(!/backoff_wasm_bg|wasm-inline/.test(text.toString("utf8")), `${f} loads the wasm, yet is its dist/esm twin`);
       continue;
     }

@@ -352,6 +352,13 @@ fn still_works() {
 
 // ------------------------------------------------------------------ runtime
 
+/// What the browser's user agent names: headless Chromium unless `scripts/test-wasm.sh` built
+/// the tests for another browser (`BACKOFF_WASM_TEST_UA`, e.g. `Firefox/`).
+const BROWSER_UA: &str = match option_env!("BACKOFF_WASM_TEST_UA") {
+    Some(ua) => ua,
+    None => "HeadlessChrome",
+};
+
 #[wasm_bindgen_test]
 fn runs_in_the_intended_runtime() {
     let rt = runtime();
@@ -359,7 +366,7 @@ fn runs_in_the_intended_runtime() {
     let ua = Reflect::get(&rt, &JsValue::from_str("ua")).unwrap().as_string().unwrap();
     if crate::IN_BROWSER {
         assert!(flag("browser") && !flag("node"), "expected a browser page, got {ua:?}");
-        assert!(ua.contains("HeadlessChrome"), "expected headless Chromium, got {ua:?}");
+        assert!(ua.contains(BROWSER_UA), "expected a browser whose user agent names {BROWSER_UA:?}, got {ua:?}");
         assert!(flag("webdriver"), "expected a WebDriver-controlled browser");
     } else {
         assert!(flag("node") && !flag("browser"), "expected Node, got {ua:?}");

@@ -28,7 +28,21 @@ export function inlineModule(text) {
 
 /** Instantiates the wasm `module`, runs its start function and returns its exports. */
 export function instantiate(module) {
-  const wasm = new WebAssembly.Instance(module, { w: { draw, table } }).exports;
+  return started((imports) => new WebAssembly.Instance(module, imports).exports);
+}
+
+/**
+ * The exports of the JavaScript build (the wasm translated by wasm2js, scripts/js-build.mjs),
+ * `build` being its module, after its start function ran: the same exports as an instance of
+ * the wasm, memory and externref table included.
+ */
+export function instantiateJs(build) {
+  return started(build.instantiate);
+}
+
+/** The exports `make` returns for the imports, after the start function set up the externref table. */
+function started(make) {
+  const wasm = make({ w: { draw, table } });
   function table() {
     const t = wasm.__wbindgen_externrefs;
     t.set(0, undefined);
@@ -39,4 +53,12 @@ export function instantiate(module) {
   }
   wasm.__wbindgen_start();
   return wasm;
+}
+
+/**
+ * Throws the package's error for a host where neither build loads: `refused` is what
+ * compiling the wasm threw, `failed` what loading the JavaScript build threw (its cause).
+ */
+export function unloadable(refused, failed) {
+  throw new Error(`backoff-wasm: WebAssembly refused (${refused}), JavaScript build not loaded (${failed}); allow 'wasm-unsafe-eval' in script-src`, { cause: failed });
 }
