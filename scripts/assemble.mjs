@@ -7,19 +7,23 @@
 //                 where that is refused, the JavaScript build (wasm-js.js) is imported
 //                 dynamically, awaited at the top level on that path only.
 //   dist/node     the `node` condition (Node and Bun `import`, Deno, bundling for Node):
-//                 the same with no top-level await; it imports dist/esm's wasm-inline.js
-//                 and wasm-js.js statically.
+//                 no top-level await; one small file per entry point re-exporting from
+//                 lib.js, one bundle of all the code with the wasm bytes at its end as
+//                 base64, or, for the entry points that load no wasm, from base.js; the
+//                 JavaScript build is dist/esm's wasm-js.js, imported statically.
 //   dist/cjs      `require`: one CommonJS module (index.js, wasm inlined at its end)
 //                 and one small file per other entry point re-exporting from it.
 //   dist/workerd  Cloudflare Workers: imports dist/backoff_wasm_bg.wasm as a
 //                 precompiled module (workerd refuses to compile bytes).
 //   dist/types    the declarations (tsc, with docs), read as CommonJS, for `require`;
 //                 dist/types/esm the same files read as ESM, for the ESM trees.
-// The ESM trees are built by esbuild with code splitting: each entry point is a
+// The esm and workerd trees are built by esbuild with code splitting: each entry point is a
 // small file importing shared chunks, so importing `backoff-wasm/sigil` loads
 // neither the chart, nor the CLI helpers, nor the retry runtime, while every
 // class exists once per tree (instanceof holds across entry points). The
-// command (dist/esm/cli.js) is one more entry point of the ESM tree.
+// command (dist/esm/cli.js) is one more entry point of the ESM tree. The node tree
+// loads few files instead (`nodeTree`): in Node each file costs more start-up than the
+// code it would leave out.
 // Whitespace and syntax are minified, identifiers are not, so every function and
 // class keeps its name without esbuild's `keepNames` wrappers (which add a call per function and
 // class to every application bundle and block tree shaking). No source maps: with
@@ -472,6 +476,62 @@ function esmTree(name, loader, { external = [], extra = [], first } = {}) {
 }
 
 /**
+ * Entry points that load no wasm: the node tree's files of them re-export from dist/node/base.js,
+ * which holds no wasm, instead of from dist/node/lib.js.
+ */
+const WASM_FREE = ["duration", "p-retry"];
+
+/**
+ * The node tree: every entry point is one small file re-exporting its names, under the names of
+ * the main entry (`names`, {@link namesInIndex}), from one bundle of all the code, lib.js (the
+ * main entry bundled with the node loader), at whose end the wasm bytes follow as base64 in the
+ * hoisted function `__backoffWasmBase64` that the loader calls. Where Node imports the package,
+ * each file is a module to resolve, read, parse and link, so `/retry` loads its entry file,
+ * lib.js, base.js and the JavaScript build (../esm/wasm-js.js) instead of a file per shared
+ * chunk, and decodes base64 (`Buffer.from`, native) instead of the ESM tree's spelling (a loop
+ * in JavaScript). The code that the entry points of {@link WASM_FREE} load is split out of
+ * lib.js into base.js (esbuild's chunk shared by lib.js and a staged entry exporting those
+ * names), which lib.js imports: those entry points load base.js alone, no wasm, and every class
+ * exists once in the tree (instanceof holds across entry points).
+ */
+function nodeTree(names) {
+  const dir = staged("node", "node.js");
+  const out = join(pkg, "dist", "node");
+  const wasmFree = new Map();
+  for (const e of WASM_FREE) for (const [n, k] of names[e]) wasmFree.set(k, `export { ${n} as ${k} } from "./${SOURCES[e]}.js";`);
+  writeFileSync(join(dir, "wasm-free.js"), `${[...wasmFree.values()].join("\n")}\n`);
+  buildSync({
+    ...minified, entryPoints: [{ in: join(dir, "index.js"), out: "lib" }, { in: join(dir, "wasm-free.js"), out: "wasm-free" }],
+    outdir: out, format: "esm", splitting: true, chunkNames: "base",
+    platform: "neutral", target: "es2022", external: ["node:*", "../esm/wasm-js.js"], banner: { js: banner },
+  });
+  const built = readdirSync(out).sort();
+  if (built.join() !== "base.js,lib.js,wasm-free.js") throw new Error(`assemble: the node tree's bundle is not lib.js and one chunk, base.js: ${built}`);
+  // esbuild's wasm-free entry: `import{a,b as c,…}from"./base.js";export{a as A,c as B,…};`,
+  // read as the map from each name of the main entry to base.js's name of the same binding.
+  const parsed = /^import\{([\w$, ]*)\}from"\.\/base\.js";export\{([\w$, ]*)\};$/
+    .exec(readFileSync(join(out, "wasm-free.js"), "utf8").slice(banner.length).replace(/\n/g, "").trim());
+  if (!parsed) throw new Error("assemble: esbuild's wasm-free entry of the node tree is not one import from base.js and one export");
+  const clause = (text) => text.split(",").filter(Boolean).map((p) => p.trim().split(/\s+as\s+/));
+  const local = new Map(clause(parsed[1]).map(([inBase, as]) => [as ?? inBase, inBase]));
+  const inBase = new Map(clause(parsed[2]).map(([l, as]) => [as ?? l, local.get(l)]));
+  if ([...wasmFree.keys()].some((k) => !inBase.get(k))) throw new Error("assemble: base.js of the node tree lacks a name of a wasm-free entry point");
+  rmSync(join(out, "wasm-free.js"));
+  for (const f of ["lib.js", "base.js"]) writeFileSync(join(out, f), unsplitStrings(readFileSync(join(out, f), "utf8")));
+  classNames(out);
+  const lib = readFileSync(join(out, "lib.js"), "utf8");
+  writeFileSync(join(out, "lib.js"), `${lib}function __backoffWasmBase64(){return"${wasmBytes.toString("base64")}"}\n`);
+  for (const e of entries) {
+    const from = WASM_FREE.includes(e) ? "base" : "lib";
+    const list = names[e].map(([n, k]) => {
+      const there = from === "base" ? inBase.get(k) : k;
+      return there === n ? n : `${there} as ${n}`;
+    });
+    writeFileSync(join(out, `${e}.js`), `${banner}\nexport{${list.join(",")}}from"./${from}.js";\n`);
+  }
+}
+
+/**
  * Renames every chunk of a tree after a hash of its code with the names of other chunks
  * left out, so a chunk whose code is the same in the esm and workerd trees (all but the
  * loader's) has the same name in both. npm packs files ordered by name, so such twins sit
@@ -578,9 +638,10 @@ writeFileSync(join(esm, "wasm-inline.js"), `export const wasmText = "${wasmText}
 writeFileSync(join(esm, "wasm-js.js"), `${banner}\n${buildSync({
   stdin: { contents: jsEngine }, minify: true, write: false, format: "esm", target: "es2020", legalComments: "none", logLevel: "warning",
 }).outputFiles[0].text}`);
-esmTree("node", "node.js", { external: ["../esm/wasm-inline.js", "../esm/wasm-js.js"] });
+const names = await namesInIndex(esm);
+nodeTree(names);
 esmTree("workerd", "workerd.js", { external: ["*.wasm"] });
-cjsTree(await namesInIndex(esm));
+cjsTree(names);
 
 // Types: tsc's declarations of the entry points and of every file they import
 // (plus the glue's, when a public declaration refers to it), twice: in dist/types,

@@ -4,7 +4,8 @@
 // 1. The packed tarball (`npm pack`): TARBALL_BUDGET_BYTES.
 // 2. Per entry point and runtime tree (esm, cjs, workerd): the files a runtime loads
 //    when it imports that entry point — the entry file, the chunks it imports, and
-//    the wasm (inlined in wasm-inline.js for esm, at the end of index.js for cjs,
+//    the wasm (inlined in wasm-inline.js for esm, at the end of lib.js for node and of
+//    index.js for cjs,
 //    dist/backoff_wasm_bg.wasm for workerd) — in raw, gzip (level 9) and brotli
 //    (quality 11) bytes, each file compressed on its own and summed.
 // 3. An application bundle of one entry point: `export * from` it, bundled and
@@ -21,13 +22,13 @@ import { buildSync } from "esbuild";
 /** The runtime trees under pkg/dist. */
 export const TREES = ["esm", "node", "cjs", "workerd"];
 /**
- * Budget of the packed tarball, bytes: at most 134 KB (120 KB before the JavaScript build,
- * 8.2 KB of it, and the node tree, 2.0 KB: its chunks are the ESM tree's twins but for the
- * loader's). npm orders a tarball's files by
+ * Budget of the packed tarball, bytes: at most 167 KB (the JavaScript build, 8.2 KB of it, and
+ * the node tree, 35 KB: one bundle of the code with the wasm as base64, which has no twin to
+ * share bytes with). npm orders a tarball's files by
  * extension and name, so each ESM file sits beside its Workers twin; gzip shares their bytes
- * only while a file is under its 32 KB window, so no chunk of a tree may grow past ~31 KB.
+ * only while a file is under its 32 KB window, so no chunk of those trees may grow past ~31 KB.
  */
-export const TARBALL_BUDGET_BYTES = 134 * 1000;
+export const TARBALL_BUDGET_BYTES = 167 * 1000;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
  * bytes, so growth fails `npm test`: what the entry point reached when its budget was set
@@ -60,9 +61,9 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * What one runtime loads for every entry point of its tree (JS + wasm, each file
  * gzipped on its own), gzip bytes: today's numbers plus about 1 % (with /p-retry: its own
  * CommonJS bundle, and its chunks in the ESM trees; the node tree with the JavaScript build,
- * which it imports statically).
+ * which it imports statically, and the wasm as base64 at the end of its lib.js).
  */
-export const TREE_BUDGET_GZIP = { esm: 40_500, node: 48_400, cjs: 37_000, workerd: 40_300 };
+export const TREE_BUDGET_GZIP = { esm: 40_500, node: 44_700, cjs: 37_000, workerd: 40_300 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -1,6 +1,6 @@
 // `backoff-wasm/duration` reads duration text in JavaScript, so importing it loads no wasm:
 // in a Node process whose WebAssembly compiles and instantiates nothing (each entry throws),
-// the ESM entry point imports and answers; the files it loads in the ESM and workerd trees
+// the ESM entry point imports and answers; the files it loads in the ESM, node and workerd trees
 // hold no wasm, and workerd runs a Worker given only those files (no .wasm module); an
 // application bundle of it carries neither the wasm's text nor a WebAssembly call. In the same
 // process `/backoff`, which needs the engine, calls the stub and runs on the JavaScript build,
@@ -65,8 +65,8 @@ console.log(JSON.stringify([wasmCalls, b.createBackoff({ base: 1000, jitter: 0.2
   assert.deepEqual(JSON.parse(out), [["Module"], 4648]);
 });
 
-test("the files /duration loads in the ESM and workerd trees hold no wasm", () => {
-  for (const tree of ["esm", "workerd"]) {
+test("the files /duration loads in the ESM, node and workerd trees hold no wasm", () => {
+  for (const tree of ["esm", "node", "workerd"]) {
     const files = closure(`${dist}${tree}/duration.js`);
     assert.ok(files.length > 1, `${tree}: ${files}`);
     for (const f of files) {

@@ -1,12 +1,12 @@
 // Size of the built package, measured by scripts/size.mjs on pkg/ (`npm run size`
 // prints the same numbers), with the budgets it defines:
-// - the packed tarball ≤ 134 KB, with no source maps carrying sources and no duplicate
-//   declaration trees, and no file of the ESM, node and Workers trees past gzip's 32 KB window
-//   (npm puts each beside its twin, which gzip then stores for a few bytes);
+// - the packed tarball within its budget, with no source maps carrying sources and no
+//   duplicate declaration trees, and no file of the ESM and Workers trees past gzip's 32 KB
+//   window (npm puts each beside its twin, which gzip then stores for a few bytes);
 // - per entry point, an application bundle (esbuild for the browser) within its budget;
 // - per runtime tree, what a runtime loads for every entry point;
 // - splitting: importing one entry point does not load the chart, the CLI helpers or
-//   the retry runtime;
+//   the retry runtime (ESM and Workers trees; the node tree is one bundle of code);
 // - the wasm stays free of std's panic/formatting machinery and of an allocator (their
 //   telltale strings would mean a change brought them in).
 import { test } from "node:test";
@@ -27,8 +27,8 @@ for (const [label, got, budget] of budgets(m)) {
   });
 }
 
-test("every file of the ESM, node and Workers trees fits gzip's window beside its twin (under 31 KB)", () => {
-  for (const tree of ["esm", "node", "workerd"]) {
+test("every file of the ESM and Workers trees fits gzip's window beside its twin (under 31 KB)", () => {
+  for (const tree of ["esm", "workerd"]) {
     for (const f of readdirSync(join(pkgDir, "dist", tree))) {
       const size = statSync(join(pkgDir, "dist", tree, f)).size;
       assert.ok(size <= 31_000, `dist/${tree}/${f} is ${size} B: past gzip's 32 KB window its twin in the tarball is stored whole again (split the chunk)`);
@@ -37,6 +37,10 @@ test("every file of the ESM, node and Workers trees fits gzip's window beside it
 });
 
 test("every tree loads the wasm exactly once, each in its own way (/duration none in the ESM trees, /p-retry none in any)", async () => {
+  // The node tree's lib.js ends with the wasm as base64, returned by a function.
+  const base64 = /function __backoffWasmBase64\(\)\{return"([A-Za-z0-9+/=]+)"\}\n$/.exec(readFileSync(join(pkgDir, "dist", "node", "lib.js"), "utf8"));
+  assert.ok(base64, "dist/node/lib.js ends with the wasm as base64");
+  assert.deepEqual(Buffer.from(base64[1], "base64"), wasmFile, "dist/node/lib.js holds the wasm bytes");
   const { wasmText } = await import(new URL("../../pkg/dist/esm/wasm-inline.js", import.meta.url).href);
   // The spelling of scripts/assemble.mjs (`wasmLiteral`), decoded here on its own terms:
   // a prefix, then each byte XOR the key (the second character, the byte 0 spelled).
@@ -59,11 +63,11 @@ test("every tree loads the wasm exactly once, each in its own way (/duration non
   assert.ok(cjs.includes("function __backoffWasmText(){return \""), "the CommonJS bundle carries the wasm inline");
   for (const tree of TREES) {
     for (const [sub, e] of Object.entries(m.trees[tree].entries)) {
-      const wasm = e.files.filter((f) => f.endsWith(".wasm") || f.endsWith("wasm-inline.js"));
+      const wasm = e.files.filter((f) => f.endsWith(".wasm") || f.endsWith("wasm-inline.js") || f === "dist/node/lib.js");
       // `/duration` reads its text in JavaScript and `/p-retry` computes p-retry's formula: their
       // files hold no wasm (the CommonJS tree is one module, whose wasm is in index.js itself,
       // except /p-retry's file, a bundle of its own).
-      const want = sub === "./duration" || sub === "./p-retry" ? [] : { esm: ["dist/esm/wasm-inline.js"], node: ["dist/esm/wasm-inline.js"], cjs: [], workerd: ["dist/backoff_wasm_bg.wasm"] }[tree];
+      const want = sub === "./duration" || sub === "./p-retry" ? [] : { esm: ["dist/esm/wasm-inline.js"], node: ["dist/node/lib.js"], cjs: [], workerd: ["dist/backoff_wasm_bg.wasm"] }[tree];
       assert.deepEqual(wasm, want, `${tree} ${sub}`);
       // The JavaScript build: imported statically by the node tree's loader (no top-level await
       // there), on the fallback path only elsewhere (not in what a runtime with wasm loads).
@@ -74,12 +78,12 @@ test("every tree loads the wasm exactly once, each in its own way (/duration non
   }
 });
 
-test("importing one entry point loads no chart, CLI helpers or retry runtime (ESM trees)", () => {
+test("importing one entry point loads no chart, CLI helpers or retry runtime (ESM and Workers trees)", () => {
   // Telltales of each part, as they appear in the shipped code (names are kept).
   const parts = { chart: ["scheduleSvg"], cli: ["parseArgs", "formatElapsed", "columnUnit"], retry: ["fetchWithRetry", "retryAfterMs"] };
   // /queues builds on /retry's retryAfterMs and queueRetryDelaySeconds.
   const allowed = { "./chart": ["chart"], "./retry": ["retry"], "./queues": ["retry"], ".": ["chart", "retry"] };
-  for (const tree of ["esm", "node", "workerd"]) {
+  for (const tree of ["esm", "workerd"]) {
     for (const [sub, e] of Object.entries(m.trees[tree].entries)) {
       const text = e.files.filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(pkgDir, f), "utf8")).join("\n");
       for (const [part, telltales] of Object.entries(parts)) {
@@ -100,8 +104,8 @@ test("the tarball: no source maps with sources, declarations only under dist/typ
   assert.deepEqual(files.filter((f) => !/^(dist\/|bin\/|README\.md$|LICENSE$|package\.json$)/.test(f)), []);
   // No two shipped files are byte for byte the same (beyond the tiny package.json markers),
   // but for twins: dist/types/esm holds the same files as dist/types, read as ESM, and a file
-  // of dist/workerd or dist/node that loads no wasm (the chunks without the loader) is its
-  // dist/esm namesake (npm packs each next to its twin, which gzip stores nearly free).
+  // of dist/workerd that loads no wasm (the chunks without the loader) is its dist/esm
+  // namesake (npm packs each next to its twin, which gzip stores nearly free).
   const seen = new Map();
   for (const f of files) {
     const text = readFileSync(join(pkgDir, f));
@@ -110,8 +114,8 @@ test("the tarball: no source maps with sources, declarations only under dist/typ
       assert.ok(text.equals(readFileSync(join(pkgDir, f.replace("dist/types/esm/", "dist/types/")))), `${f} is its CommonJS twin`);
       continue;
     }
-    const esmTwin = join(pkgDir, f.replace(/^dist\/(workerd|node)\//, "dist/esm/"));
-    if (/^dist\/(workerd|node)\//.test(f) && existsSync(esmTwin) && text.equals(readFileSync(esmTwin))) {
+    const esmTwin = join(pkgDir, f.replace(/^dist\/workerd\//, "dist/esm/"));
+    if (/^dist\/workerd\//.test(f) && existsSync(esmTwin) && text.equals(readFileSync(esmTwin))) {
       assert.ok(!/backoff_wasm_bg|wasm-inline/.test(text.toString("utf8")), `${f} loads the wasm, yet is its dist/esm twin`);
       continue;
     }
