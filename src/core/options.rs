@@ -330,9 +330,13 @@ pub struct Shape {
 /// Validates the shape of `createBackoff` options (docs/API.md sections 2 and
 /// 5), the first step: an unknown option name, then steps (excluding every curve
 /// option but `cap`; a list, whose length [`steps`] then checks and whose elements
-/// [`step`] checks) or a curve (`base` given and a duration, `growth`, `factor` only
-/// for exponential, `max` >= base), then `cap` (>= base). `fluent`: the base is
-/// called `interval`.
+/// [`step`] checks) or a curve (`base` a duration, `growth`, `factor` only for
+/// exponential, `max` >= base), then `cap` (>= base). `createBackoff` options
+/// without `base` (and without `steps`) pass with base 0 (`max` and `cap` checked
+/// against 0): [`shared`], which always follows, checks the other options and
+/// reports the missing `base` last, so that the error names the first bad option
+/// whether or not `base` is given. `fluent`: the base is called `interval`, and a
+/// missing one is reported at once.
 pub fn curve<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
     if o.unknown() {
         return Err(E::from(Invalid::of(spec(Kind::Type, T::OptionName, T::BackoffNames, field::NAME))));
@@ -376,12 +380,12 @@ fn shape<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
         let (growth, base, factor, max, cap) = (Growth::Constant, 0.0, 1.0, f64::INFINITY, f64::INFINITY);
         return Ok(Shape { stepped: true, growth, base, factor, max, cap });
     }
-    if o.base() == Opt::Absent {
-        // A fluent interval has no steps to give instead: what it must be.
-        let expected = if fluent { T::DelayMs } else { T::GivenOrSteps };
-        return Err(E::from(Invalid::of(spec(Kind::Type, base_name, expected, field::BASE))));
-    }
-    let base = duration::<E>(o.base(), spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
+    // A missing `createBackoff` base is reported by [`shared`], after the other options.
+    let given = match o.base() {
+        Opt::Absent if !fluent => Opt::Is(0.0),
+        g => g,
+    };
+    let base = duration::<E>(given, spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
     let growth = match o.growth() {
         Opt::Absent => Growth::Exponential,
         Opt::Is(g) => g,
@@ -438,7 +442,8 @@ pub type Shared = (f64, Jitter, f64, Source);
 /// in this order: `free`, `jitter` (decorrelated needs a curve with a finite
 /// `max` or `cap`), `seed` (a string or number; never with `random`),
 /// `maxAttempts`, then `random`: a function, an object with `float` or `next`,
-/// or a seeded stream of this package. `shape`: what [`curve`] answered.
+/// or a seeded stream of this package; last, a missing `base` of a curve (a
+/// TypeError that [`curve`] leaves to this check). `shape`: what [`curve`] answered.
 pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> Checked<Shared, E> {
     let free = if o.free() == Opt::Absent {
         0.0
@@ -476,6 +481,9 @@ pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> 
             return Err(E::from(Invalid::of(spec(Kind::Type, T::Random, T::RandomExpected, field::RANDOM))));
         }
     };
+    if !shape.stepped && o.base() == Opt::Absent {
+        return Err(E::from(Invalid::of(spec(Kind::Type, T::Base, T::GivenOrSteps, field::BASE))));
+    }
     Ok((free, jitter, attempts, source))
 }
 
