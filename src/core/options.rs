@@ -491,3 +491,43 @@ pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> 
 pub fn seed_and_random(at: u32) -> Invalid {
     Invalid::of(spec(Kind::Type, T::Seed, T::SeedAndRandom, at))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `curve` then `shared`, as every caller runs them: the first error's option and class.
+    fn first_error(o: &Options) -> Option<(u32, u32)> {
+        let shape = curve::<Invalid>(false, o);
+        let r = shape.and_then(|s| shared::<Invalid>(false, o, &s).map(|_| ()));
+        r.err().map(|e| (e.option(), e.kind()))
+    }
+
+    #[test]
+    fn a_bad_option_is_named_whether_or_not_base_is_given() {
+        let range = Kind::Range as u32;
+        let missing = Some((T::Base as u32, Kind::Type as u32));
+        let cases = [
+            (Options { attempts: Opt::Is(-1.0), ..Options::NONE }, Some((T::MaxAttempts as u32, range))),
+            (Options { free: Opt::Is(-1.0), ..Options::NONE }, Some((T::Free as u32, range))),
+            (Options { factor: Opt::Is(0.5), ..Options::NONE }, Some((T::Factor as u32, range))),
+            (Options { max: Opt::Is(-1.0), ..Options::NONE }, Some((T::Max as u32, range))),
+            (Options { cap: Opt::Is(-1.0), ..Options::NONE }, Some((T::Cap as u32, range))),
+            (Options { jitter: Opt::Is(Jitter::Spread(2.0)), ..Options::NONE }, Some((T::Jitter as u32, range))),
+            (Options { free: Opt::Is(-1.0), attempts: Opt::Is(-1.0), ..Options::NONE }, Some((T::Free as u32, range))),
+            (Options::NONE, missing),
+            (Options { attempts: Opt::Is(3.0), max: Opt::Is(50.0), ..Options::NONE }, missing),
+        ];
+        for (o, want) in cases {
+            assert_eq!(first_error(&o), want, "{o:?}");
+            if want != missing {
+                assert_eq!(first_error(&Options { base: Opt::Is(100.0), ..o }), want, "with base: {o:?}");
+            }
+        }
+        assert_eq!(first_error(&Options { base: Opt::Is(100.0), attempts: Opt::Is(3.0), ..Options::NONE }), None);
+        // The fluent policy reports a missing interval at once.
+        let o = Options { attempts: Opt::Is(-1.0), ..Options::NONE };
+        let e = curve::<Invalid>(true, &o).unwrap_err();
+        assert_eq!((e.option(), e.kind()), (T::Interval as u32, Kind::Type as u32));
+    }
+}
