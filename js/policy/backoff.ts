@@ -671,7 +671,9 @@ function compile(v: Values, fluent: boolean): number[] {
  *   `max` < `base`, jitter outside `[0, 1]`, empty `steps` (or more than 1000), a bad
  *   `free` or `maxAttempts`; TypeError for a wrong type, an unknown option or growth,
  *   `steps` together with curve options, or a `random` that is not a source; TypeError
- *   with the engine's error as `cause` for options (or a `steps` array) that throw when read.
+ *   with the engine's error as `cause` for options (or a `steps` array) that throw when read;
+ *   TypeError for a missing `base` (without `steps`) only when every other option is good
+ *   (a bad one is named first, whether or not `base` is given).
  */
 export function createBackoff(options: BackoffOptions): Backoff {
   return Backoff.create(options);

@@ -330,9 +330,13 @@ pub struct Shape {
 /// Validates the shape of `createBackoff` options (docs/API.md sections 2 and
 /// 5), the first step: an unknown option name, then steps (excluding every curve
 /// option but `cap`; a list, whose length [`steps`] then checks and whose elements
-/// [`step`] checks) or a curve (`base` given and a duration, `growth`, `factor` only
-/// for exponential, `max` >= base), then `cap` (>= base). `fluent`: the base is
-/// called `interval`.
+/// [`step`] checks) or a curve (`base` a duration, `growth`, `factor` only for
+/// exponential, `max` >= base), then `cap` (>= base). `createBackoff` options
+/// without `base` (and without `steps`) pass with base 0 (`max` and `cap` checked
+/// against 0): [`shared`], which always follows, checks the other options and
+/// reports the missing `base` last, so that the error names the first bad option
+/// whether or not `base` is given. `fluent`: the base is called `interval`, and a
+/// missing one is reported at once.
 pub fn curve<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
     if o.unknown() {
         return Err(E::from(Invalid::of(spec(Kind::Type, T::OptionName, T::BackoffNames, field::NAME))));
@@ -376,12 +380,12 @@ fn shape<E: From<Invalid>>(fluent: bool, o: &impl Given) -> Checked<Shape, E> {
         let (growth, base, factor, max, cap) = (Growth::Constant, 0.0, 1.0, f64::INFINITY, f64::INFINITY);
         return Ok(Shape { stepped: true, growth, base, factor, max, cap });
     }
-    if o.base() == Opt::Absent {
-        // A fluent interval has no steps to give instead: what it must be.
-        let expected = if fluent { T::DelayMs } else { T::GivenOrSteps };
-        return Err(E::from(Invalid::of(spec(Kind::Type, base_name, expected, field::BASE))));
-    }
-    let base = duration::<E>(o.base(), spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
+    // A missing `createBackoff` base is reported by [`shared`], after the other options.
+    let given = match o.base() {
+        Opt::Absent if !fluent => Opt::Is(0.0),
+        g => g,
+    };
+    let base = duration::<E>(given, spec(Kind::Range, base_name, T::DelayMs, field::BASE), -1.0)?;
     let growth = match o.growth() {
         Opt::Absent => Growth::Exponential,
         Opt::Is(g) => g,
@@ -438,7 +442,8 @@ pub type Shared = (f64, Jitter, f64, Source);
 /// in this order: `free`, `jitter` (decorrelated needs a curve with a finite
 /// `max` or `cap`), `seed` (a string or number; never with `random`),
 /// `maxAttempts`, then `random`: a function, an object with `float` or `next`,
-/// or a seeded stream of this package. `shape`: what [`curve`] answered.
+/// or a seeded stream of this package; last, a missing `base` of a curve (a
+/// TypeError that [`curve`] leaves to this check). `shape`: what [`curve`] answered.
 pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> Checked<Shared, E> {
     let free = if o.free() == Opt::Absent {
         0.0
@@ -476,10 +481,53 @@ pub fn shared<E: From<Invalid>>(fluent: bool, o: &impl Given, shape: &Shape) -> 
             return Err(E::from(Invalid::of(spec(Kind::Type, T::Random, T::RandomExpected, field::RANDOM))));
         }
     };
+    if !shape.stepped && o.base() == Opt::Absent {
+        return Err(E::from(Invalid::of(spec(Kind::Type, T::Base, T::GivenOrSteps, field::BASE))));
+    }
     Ok((free, jitter, attempts, source))
 }
 
 /// The TypeError for `seed` together with `random` (field `at`).
 pub fn seed_and_random(at: u32) -> Invalid {
     Invalid::of(spec(Kind::Type, T::Seed, T::SeedAndRandom, at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `curve` then `shared`, as every caller runs them: the first error's option and class.
+    fn first_error(o: &Options) -> Option<(u32, u32)> {
+        let shape = curve::<Invalid>(false, o);
+        let r = shape.and_then(|s| shared::<Invalid>(false, o, &s).map(|_| ()));
+        r.err().map(|e| (e.option(), e.kind()))
+    }
+
+    #[test]
+    fn a_bad_option_is_named_whether_or_not_base_is_given() {
+        let range = Kind::Range as u32;
+        let missing = Some((T::Base as u32, Kind::Type as u32));
+        let cases = [
+            (Options { attempts: Opt::Is(-1.0), ..Options::NONE }, Some((T::MaxAttempts as u32, range))),
+            (Options { free: Opt::Is(-1.0), ..Options::NONE }, Some((T::Free as u32, range))),
+            (Options { factor: Opt::Is(0.5), ..Options::NONE }, Some((T::Factor as u32, range))),
+            (Options { max: Opt::Is(-1.0), ..Options::NONE }, Some((T::Max as u32, range))),
+            (Options { cap: Opt::Is(-1.0), ..Options::NONE }, Some((T::Cap as u32, range))),
+            (Options { jitter: Opt::Is(Jitter::Spread(2.0)), ..Options::NONE }, Some((T::Jitter as u32, range))),
+            (Options { free: Opt::Is(-1.0), attempts: Opt::Is(-1.0), ..Options::NONE }, Some((T::Free as u32, range))),
+            (Options::NONE, missing),
+            (Options { attempts: Opt::Is(3.0), max: Opt::Is(50.0), ..Options::NONE }, missing),
+        ];
+        for (o, want) in cases {
+            assert_eq!(first_error(&o), want, "{o:?}");
+            if want != missing {
+                assert_eq!(first_error(&Options { base: Opt::Is(100.0), ..o }), want, "with base: {o:?}");
+            }
+        }
+        assert_eq!(first_error(&Options { base: Opt::Is(100.0), attempts: Opt::Is(3.0), ..Options::NONE }), None);
+        // The fluent policy reports a missing interval at once.
+        let o = Options { attempts: Opt::Is(-1.0), ..Options::NONE };
+        let e = curve::<Invalid>(true, &o).unwrap_err();
+        assert_eq!((e.option(), e.kind()), (T::Interval as u32, Kind::Type as u32));
+    }
 }

@@ -5,6 +5,9 @@
 //   window (npm puts each beside its twin, which gzip then stores for a few bytes);
 // - per entry point, an application bundle (esbuild for the browser) within its budget;
 // - per runtime tree, what a runtime loads for every entry point;
+// - per function (FUNCTION_BUNDLES: p-retry's replacement, retry with a Backoff,
+//   fetchWithRetry, the Backoff policy alone), a browser bundle within its budget, measured
+//   in the same run as the peers whose size is a goal (ky), and `--modules` naming its inputs;
 // - splitting: importing one entry point does not load the chart, the CLI helpers or
 //   the retry runtime (ESM and Workers trees; the node tree is one bundle of code);
 // - the wasm stays free of std's panic/formatting machinery and of an allocator (their
@@ -15,7 +18,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TREES, budgets, closure, measure } from "../../scripts/size.mjs";
+import { spawnSync } from "node:child_process";
+import { FUNCTION_BUNDLES, TREES, budgets, bundleInputs, closure, measure } from "../../scripts/size.mjs";
 
 const pkgDir = fileURLToPath(new URL("../../pkg", import.meta.url));
 const wasmFile = readFileSync(join(pkgDir, "dist", "backoff_wasm_bg.wasm"));
@@ -26,6 +30,49 @@ for (const [label, got, budget] of budgets(m)) {
     assert.ok(got <= budget, `${label} is ${got}, budget ${budget} (npm run size)`);
   });
 }
+
+test("each function bundle of ours has a budget, at its goal once the goal is met, and a goal measured in the same run", () => {
+  const ours = m.functions.filter((f) => f.budget !== undefined);
+  assert.deepEqual(ours.map((f) => f.label), [
+    'import pRetry from "backoff-wasm/p-retry"',
+    'import { retry, Backoff } from "backoff-wasm"',
+    'import { fetchWithRetry } from "backoff-wasm/retry"',
+    'import { Backoff } from "backoff-wasm/policy"',
+  ]);
+  const row = (label) => m.functions.find((f) => f.label === label);
+  assert.equal(row('import pRetry from "backoff-wasm/p-retry"').goal, 2_600);
+  assert.equal(row('import { retry, Backoff } from "backoff-wasm"').goal, 8_500);
+  const fetchRow = row('import { fetchWithRetry } from "backoff-wasm/retry"');
+  assert.equal(fetchRow.goalOf, "ky");
+  assert.equal(fetchRow.goal, row("ky").gzip, "fetchWithRetry's goal is ky's size in this run");
+  for (const f of ours) {
+    if (f.goal !== undefined && f.gzip <= f.goal) assert.equal(f.budget, f.goal, `${f.label} meets its goal: its budget is the goal`);
+    const listed = budgets(m).find(([label]) => label.startsWith(f.label));
+    assert.deepEqual(listed, [`${f.label} (esbuild, browser), gzip`, f.gzip, f.budget, f.goal], `${f.label} is among the budgets`);
+  }
+  assert.ok(FUNCTION_BUNDLES.every((b) => b.budget === undefined || b.budget % 100 === 0 || b.budget === b.goal), "a budget not at its goal is a size rounded up to 100 B");
+});
+
+test("--modules names the inputs of one function bundle, largest first, the inlined wasm among them", () => {
+  const label = 'import { retry, Backoff } from "backoff-wasm"';
+  const inputs = bundleInputs(label);
+  const raw = m.functions.find((f) => f.label === label).raw;
+  assert.ok(inputs.length > 3);
+  assert.ok(inputs.every((x, i) => i === 0 || inputs[i - 1].bytes >= x.bytes), "largest first");
+  assert.ok(inputs.reduce((t, x) => t + x.bytes, 0) <= raw, "the inputs' bytes fit in the bundle");
+  const wasm = inputs.find((x) => x.path === "pkg/dist/esm/wasm-inline.js");
+  assert.ok(wasm && wasm.bytes > 5_000, "the inlined wasm is an input");
+  assert.deepEqual(wasm.exports, ["wasmText"]);
+  assert.ok(inputs.some((x) => x.exports.includes("retry")) && inputs.some((x) => x.exports.includes("Backoff")), "the chunks are known by their exports");
+  const script = fileURLToPath(new URL("../../scripts/size.mjs", import.meta.url));
+  const r = spawnSync(process.execPath, [script, "--modules", "fetchWithRetry"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^largest inputs of import \{ fetchWithRetry \} from "backoff-wasm\/retry" \(esbuild metafile: minified bytes in the bundle; bundle \d+ B raw, \d+ B gzip\):\n/);
+  assert.match(r.stdout, /\n +\d+ +\d+\.\d % +pkg\/dist\/esm\/wasm-inline\.js +\[wasmText\]\n/);
+  const bad = spawnSync(process.execPath, [script, "--modules", "no such bundle"], { encoding: "utf8" });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^size: --modules "no such bundle" is in no label of ours: /);
+});
 
 test("every file of the ESM and Workers trees fits gzip's window beside its twin (under 31 KB)", () => {
   for (const tree of ["esm", "workerd"]) {
