@@ -2,11 +2,13 @@
 // section 2): without `base` (and without `steps`) every other option is checked first, in
 // the same order, with the same class and words as beside a `base`; only options that are
 // all good give the TypeError for the missing `base`. `retry` and `fetchWithRetry`, which
-// take createBackoff options as their policy, reject with that same error.
+// take createBackoff options as their policy, reject with that same error. Each tree a Node
+// user can load (ESM, the one-bundle node tree, CommonJS) gives the same errors.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import * as esm from "../../pkg/dist/esm/index.js";
+import * as node from "../../pkg/dist/node/index.js";
 
 const require = createRequire(import.meta.url);
 const cjs = require("../../pkg/dist/cjs/index.js");
@@ -41,7 +43,7 @@ const BAD = [
   [{ maxAttempts: -1, random: 5 }, "RangeError", "maxAttempts must be an integer >= 1; received -1"],
 ];
 
-for (const [name, lib] of [["ESM", esm], ["CommonJS", cjs]]) {
+for (const [name, lib] of [["ESM", esm], ["Node (one bundle)", node], ["CommonJS", cjs]]) {
   test(`createBackoff without base names each bad option with its class and words (${name})`, () => {
     for (const [options, cls, message] of BAD) {
       assert.throws(() => lib.createBackoff(options), { name: cls, message }, JSON.stringify(options));
