@@ -20,6 +20,9 @@ test("bounds(): the exact band of every jitter kind, computed without a draw", (
   assert.deepEqual(createBackoff({ base: 1000, jitter: "full" }).bounds(3), { nominal: 4000, min: 0, max: 4000 });
   assert.deepEqual(createBackoff({ base: 1000, jitter: "equal" }).bounds(3), { nominal: 4000, min: 2000, max: 4000 });
   assert.deepEqual(createBackoff({ base: 100, max: 30000, jitter: "decorrelated" }).bounds(3), { nominal: undefined, min: 100, max: 2700 });
+  // Decorrelated jitter has no pre-jitter wait: `nominal` is there, undefined (JSON leaves it out).
+  assert.deepEqual(Object.keys(Backoff.exponential(100).cap(30000).jitter("decorrelated").bounds(1)), ["nominal", "min", "max"]);
+  assert.equal(JSON.stringify(createBackoff({ base: 100, max: 30000, jitter: "decorrelated" }).bounds(3)), '{"min":100,"max":2700}');
   assert.deepEqual(createBackoff({ base: 100, free: 2, jitter: 0.5 }).bounds(2), { nominal: 0, min: 0, max: 0 });
   // every sampled delay lies in its band
   const p = createBackoff({ base: 333, max: 20000, jitter: 0.37, seed: "band" });
