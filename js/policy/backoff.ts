@@ -370,8 +370,15 @@ export class Backoff implements Iterable<number> {
     return this.#with(BACKOFF_FREE, "free", n);
   }
 
-  /** The source of jitter draws (see `BackoffSharedOptions.random`). @throws TypeError for anything else. */
+  /**
+   * The source of jitter draws (see `BackoffSharedOptions.random`).
+   * @throws TypeError for anything else, or when the policy has a `seed` (named from this
+   *   call's side: `random must be left out when seed is given …; received a function`).
+   */
   random(r: RandomOption): Backoff {
+    if (r !== undefined && this.#values[BACKOFF_SEED] !== undefined) {
+      throw invalid(TYPE, "random", "left out when seed is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", r);
+    }
     return this.#with(BACKOFF_RANDOM, "random", r);
   }
 
@@ -486,7 +493,12 @@ export class Backoff implements Iterable<number> {
    *   or more than 1 001 with decorrelated jitter (wait `n` replays `min(n, 1000)` steps of its recurrence).
    */
   schedule(): number[] {
-    const n = (this.#scheduled ??= this.#bounded("schedule()", true));
+    return this.#waits("schedule()");
+  }
+
+  /** `schedule()`, its errors naming `what`, the method called. */
+  #waits(what: string): number[] {
+    const n = (this.#scheduled ??= this.#bounded(what, true));
     const out: number[] = new Array(n - 1);
     for (let retry = 1; retry < n; ) {
       // Rust answers one wait per call for a policy drawing from a JavaScript source (whose
@@ -507,10 +519,10 @@ export class Backoff implements Iterable<number> {
     return out;
   }
 
-  /** The sum of `schedule()`, ms. @throws RangeError as `schedule()`. */
+  /** The sum of `schedule()`, ms. @throws RangeError as `schedule()` (naming `totalMs()`). */
   totalMs(): number {
     let total = 0;
-    for (const d of this.schedule()) total += d;
+    for (const d of this.#waits("totalMs()")) total += d;
     return total;
   }
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { brand, has } from "../engine/errors.js";
+import { brand, has, invalid, TYPE } from "../engine/errors.js";
 
 // Pure (no module-level side effect), so that an entry point that does not use these
 // classes (/queues loads this chunk) loses them to tree-shaking.
@@ -71,6 +71,9 @@ export function isInstance(x: unknown, cls: abstract new (...args: never[]) => u
 /** Why a retry loop stopped (see {@link RetryError}). */
 export type RetryStopReason = "attempts" | "deadline" | "budget" | "aborted" | "not-retryable" | "deferrals";
 
+/** Every {@link RetryStopReason}, in the order the messages list them. */
+const REASONS: readonly string[] = ["attempts", "deadline", "budget", "aborted", "not-retryable", "deferrals"];
+
 /**
  * Why a call of `retry`/`fetchWithRetry` with this package's own options gave
  * up: `reason` — `"attempts"` (the attempt budget is
@@ -103,8 +106,16 @@ export class RetryError extends Error {
    * @param elapsedMs ms from the start of the call to the stop.
    * @param cause the last attempt's error (`signal.reason` for `"aborted"`).
    * @param errors every failed attempt's error, in order.
+   * @throws TypeError naming the first bad argument: a `reason` that is no
+   *   {@link RetryStopReason}, `attempts` that is not a non-negative safe integer, `elapsedMs`
+   *   that is not a finite number (a clock set back may make it negative), `errors` that is not
+   *   an array. `cause` may be any value.
    */
   constructor(reason: RetryStopReason, attempts: number, elapsedMs: number, cause: unknown, errors: readonly unknown[]) {
+    if (!REASONS.includes(reason)) throw invalid(TYPE, "reason", '"attempts", "deadline", "budget", "aborted", "not-retryable" or "deferrals"', reason);
+    if (!(Number.isSafeInteger(attempts) && attempts >= 0)) throw invalid(TYPE, "attempts", "a non-negative safe integer", attempts);
+    if (!Number.isFinite(elapsedMs)) throw invalid(TYPE, "elapsedMs", "a finite number of ms", elapsedMs);
+    if (!Array.isArray(errors)) throw invalid(TYPE, "errors", "an array of the failed attempts' errors", errors);
     let last: string;
     try {
       last = cause instanceof Error ? cause.message : String(cause);

@@ -20,7 +20,7 @@ export interface ScheduleSvgOptions {
   samples?: number;
   /** Seed of the sample points (default `"chart"`); given only with `samples` of 1 or more. */
   seed?: string | number;
-  /** Title (default: a description of the policy). */
+  /** Title (default: a description of the policy); a character XML 1.0 forbids (a control character other than tab, line feed and carriage return, U+FFFE, U+FFFF, a lone surrogate) is drawn as U+FFFD. */
   title?: string;
   /** Size in px (default 640 × 360). */
   width?: number;
@@ -71,7 +71,14 @@ const M_BOTTOM = 48;
  */
 const HEADROOM = 8;
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/**
+ * What XML 1.0 forbids in text: C0 controls other than tab, line feed and carriage return,
+ * U+FFFE, U+FFFF, and surrogates standing alone (with the `u` flag a pair is one code point,
+ * not matched).
+ */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/gu;
+/** Text for the SVG: each character XML forbids becomes U+FFFD, then markup is escaped. */
+const esc = (s: string) => s.replace(NOT_XML, "\uFFFD").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const fmt = (x: number) => String(Math.round(x * 10) / 10);
 
 function integerOption(v: unknown, name: string, min: number, max: number, fallback: number): number {
@@ -107,7 +114,9 @@ function describe(json: ReturnType<Backoff["toJSON"]>): string {
  * exceed; `cap`, the hard bound no wait exceeds), and axes labelled in human durations.
  * The axis ends at the longest wait drawn: a bound no drawn wait reaches (a 1 h `max` over
  * waits of seconds) is left out rather than flattening every bar (the default title names
- * it). Every band, point and line lies inside the plot. Readable at 640 × 360.
+ * it). Every band, point and line lies inside the plot. Readable at 640 × 360. The result always
+ * parses as XML: each character of the title that XML 1.0 forbids (a control character other
+ * than tab, line feed and carriage return, U+FFFE, U+FFFF, a lone surrogate) is drawn as U+FFFD.
  *
  * @param policy a `Backoff`, or a plain duration meaning `Backoff.fixed`.
  * @param opts see {@link ScheduleSvgOptions}; each read by its name, once (an inherited option

@@ -146,18 +146,30 @@ const VERSION = typeof __BACKOFF_WASM_VERSION__ === "string" ? __BACKOFF_WASM_VE
 /** A decimal number as typed on a command line (`2`, `-1`, `0.25`, `.5`, `1e3`). */
 const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
+/** The smallest positive double held to full precision (below it a double is subnormal, or 0). */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
 /**
  * A number flag as a number: decimal text ({@link NUMBER_TEXT}) that a double holds, so
  * `1e400` (Infinity as a double) is an error quoting what was typed, not a schedule of
- * Infinity or an option error about a value nobody typed.
+ * Infinity or an option error about a value nobody typed; and so is a number that is not
+ * zero but smaller than {@link MIN_NORMAL} in size (`1e-400`, 0 as a double; `1e-320`, a
+ * subnormal short of its digits), not a schedule of another number. Zero text (`0`, `0.0`,
+ * `0e9`, `-0`) is 0.
  */
 function numberArg(flag: string, text: string): number {
-  if (!NUMBER_TEXT.test(text.trim())) {
+  const t = text.trim();
+  if (!NUMBER_TEXT.test(t)) {
     throw new UsageError(`${flag} must be a number; received ${JSON.stringify(text)}`);
   }
   const n = Number(text);
   if (!Number.isFinite(n)) {
     throw new UsageError(`${flag} must be a finite number (at most 1.7976931348623157e308); received ${JSON.stringify(text)}`);
+  }
+  // A digit other than 0 before the exponent: the text is not zero.
+  const e = t.search(/e/i);
+  if (Math.abs(n) < MIN_NORMAL && /[1-9]/.test(e < 0 ? t : t.slice(0, e))) {
+    throw new UsageError(`${flag} must be 0 or at least 2.2250738585072014e-308 in size (a smaller number is too small to represent); received ${JSON.stringify(text)}`);
   }
   return n;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { scheduleSvg } from "../../pkg/dist/esm/chart.js";
 import { Backoff, createBackoff } from "../../pkg/dist/esm/index.js";
 import { docsCharts } from "./docs-charts.mjs";
@@ -19,6 +20,9 @@ test("bounds(): the exact band of every jitter kind, computed without a draw", (
   assert.deepEqual(createBackoff({ base: 1000, jitter: "full" }).bounds(3), { nominal: 4000, min: 0, max: 4000 });
   assert.deepEqual(createBackoff({ base: 1000, jitter: "equal" }).bounds(3), { nominal: 4000, min: 2000, max: 4000 });
   assert.deepEqual(createBackoff({ base: 100, max: 30000, jitter: "decorrelated" }).bounds(3), { nominal: undefined, min: 100, max: 2700 });
+  // Decorrelated jitter has no pre-jitter wait: `nominal` is there, undefined (JSON leaves it out).
+  assert.deepEqual(Object.keys(Backoff.exponential(100).cap(30000).jitter("decorrelated").bounds(1)), ["nominal", "min", "max"]);
+  assert.equal(JSON.stringify(createBackoff({ base: 100, max: 30000, jitter: "decorrelated" }).bounds(3)), '{"min":100,"max":2700}');
   assert.deepEqual(createBackoff({ base: 100, free: 2, jitter: 0.5 }).bounds(2), { nominal: 0, min: 0, max: 0 });
   // every sampled delay lies in its band
   const p = createBackoff({ base: 333, max: 20000, jitter: 0.37, seed: "band" });
@@ -47,6 +51,29 @@ test("scheduleSvg: standalone, deterministic, with bands, cap, samples and human
   assert.match(log, /\(log scale\)/);
   assert.ok(!/NaN|undefined|Infinity/.test(svg + log));
   assert.ok(scheduleSvg("5 seconds").includes("constant from 5 s"), "a plain duration is Backoff.fixed");
+});
+
+test("scheduleSvg: a title with characters XML 1.0 forbids is drawn with U+FFFD in their place, and the SVG parses", () => {
+  const { JSDOM } = createRequire(import.meta.url)("jsdom");
+  const { DOMParser } = new JSDOM("").window;
+  const policy = Backoff.fixed(1000).maxAttempts(3);
+  // Each forbidden kind, between allowed neighbours: tab, line feed, carriage return and a
+  // surrogate pair (U+1F600) stay; U+0000, U+0008, U+000B, U+000C, U+000E, U+001F, U+FFFE,
+  // U+FFFF, a lone high and a lone low surrogate become U+FFFD.
+  const title = "a\u0000b\u0008c\u000Bd\u000Ce\u000Ef\u001Fg\uFFFEh\uFFFFi\uD800j\uDFFFk\t\u{1F600}&<>";
+  const svg = scheduleSvg(policy, { title });
+  const titleText = "a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\uFFFDh\uFFFDi\uFFFDj\uFFFDk\t\u{1F600}&<>";
+  const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+  assert.equal(doc.getElementsByTagName("parsererror").length, 0);
+  assert.equal(doc.documentElement.nodeName, "svg");
+  assert.equal(doc.getElementsByTagName("title")[0].textContent, titleText);
+  assert.equal(doc.getElementsByTagName("text")[0].textContent, titleText);
+  // The same title with the forbidden characters already replaced draws the same text.
+  assert.equal(svg.replace(/id="bw-[0-9a-f]+"|aria-labelledby="bw-[0-9a-f]+"/g, ""), scheduleSvg(policy, { title: titleText }).replace(/id="bw-[0-9a-f]+"|aria-labelledby="bw-[0-9a-f]+"/g, ""));
+  // Every string a title can hold parses: each of the 2^16 code units alone, once each.
+  const all = Array.from({ length: 0x10000 }, (_, i) => String.fromCharCode(i)).join(" ");
+  const big = new DOMParser().parseFromString(scheduleSvg(policy, { title: all, width: 4096 }), "image/svg+xml");
+  assert.equal(big.getElementsByTagName("parsererror").length, 0);
 });
 
 test("scheduleSvg: a max or cap no wait reaches is not drawn, so the waits fill the axis (the CLI's default --svg: 1 s … 64 s under a 1 h max)", () => {

@@ -101,6 +101,38 @@ test("a number too large for a double (1e400) is a usage error naming the flag a
   }
 });
 
+test("a number that is not zero but too small for a double (1e-400, 1e-320) is a usage error quoting the text, not 0", () => {
+  const tooSmall = (flag, text) =>
+    `backoff-wasm: ${flag} must be 0 or at least 2.2250738585072014e-308 in size (a smaller number is too small to represent); received ${JSON.stringify(text)}\n`;
+  // Each case: the flag, its text, and the text quoted when it is not the whole (an item of --steps).
+  for (const [flag, text, quoted] of [
+    ["--jitter", "1e-400"],
+    ["--jitter", "1e-320"],
+    ["--jitter", "0.000001e-303"],
+    ["--factor", "1e-400"],
+    ["--base", "1e-400"],
+    ["--base", "-1e-400"],
+    ["--max", "5E-324"],
+    ["--steps", "10,1e-400", "1e-400"],
+    ["--attempts", "1e-400"],
+    ["--free", "1e-400"],
+  ]) {
+    const r = run("schedule", `${flag}=${text}`);
+    assert.equal(r.status, 2, `${flag} ${text}`);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, tooSmall(flag, quoted ?? text));
+  }
+  // Zero written any way is 0, and the smallest full-precision double is itself.
+  for (const zero of ["0", "0.0", "0e-400", "-0", ".0e5"]) {
+    const r = run("schedule", `--jitter=${zero}`, "--attempts", "2");
+    assert.equal(r.status, 0, `${zero}: ${r.stderr}`);
+    assert.equal(r.stdout.split("\n").at(-2), "total wait bounds: the total window on every run (no jitter)", zero);
+  }
+  const r = run("schedule", "--jitter", "2.2250738585072014e-308", "--attempts", "2", "--format", "csv");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "retry,delay_ms,elapsed_ms\n1,1000,1000\n");
+});
+
 test("--base, --max and --steps take what createBackoff takes: ms with a fraction or an exponent, and duration text", () => {
   const csv = (...args) => {
     const r = run("schedule", "--format", "csv", ...args);

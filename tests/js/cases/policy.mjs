@@ -109,6 +109,16 @@ export default (t, lib, entries) => {
     for (const r of [42, "x", {}, null]) t.throws(() => Backoff.fixed(1).random(r), { instance: [TypeError, RangeError] }, `random(${t.show(r)})`);
   });
 
+  t.test("seed and random exclude each other: the TypeError names the option of the call being made", () => {
+    const why = "seed makes each draw a pure function of (seed, attempt), random is a stream; keep one";
+    const e = t.throws(() => Backoff.fixed(5).jitter(0.5).seed(1).random(() => 0.5), { instance: TypeError });
+    t.eq(e.message, `random must be left out when seed is given: ${why}; received a function`);
+    const e2 = t.throws(() => Backoff.fixed(5).jitter(0.5).seed("k").random(createRandom(1)), { instance: TypeError });
+    t.eq(e2.message, `random must be left out when seed is given: ${why}; received an object`);
+    const e3 = t.throws(() => Backoff.fixed(5).jitter(0.5).random(() => 0.5).seed(1), { instance: TypeError });
+    t.eq(e3.message, `seed must be left out when random is given: ${why}; received 1`);
+  });
+
   t.test("each fluent method returns a NEW policy; the receiver is unchanged", () => {
     const p = Backoff.exponential(1000);
     const snapshot = JSON.stringify(p);
@@ -174,6 +184,13 @@ export default (t, lib, entries) => {
     t.ok(/endless/.test(e.message), `message: ${e.message}`);
     const e2 = t.throws(() => createBackoff({ base: 1 }).totalMs(), { instance: RangeError });
     t.ok(/endless/.test(e2.message), `message: ${e2.message}`);
+  });
+
+  t.test("without maxAttempts, the RangeError names the method called: schedule(), totalMs() or totalBounds()", () => {
+    for (const method of ["schedule", "totalMs", "totalBounds"]) {
+      const e = t.throws(() => Backoff.fixed(1)[method](), { instance: RangeError }, method);
+      t.eq(e.message, `maxAttempts must be set (e.g. .maxAttempts(5)) before ${method}(): without it the schedule is endless; received undefined`, method);
+    }
   });
 
   t.test("schedule() draws in order; totalMs() is its sum", () => {
