@@ -537,14 +537,15 @@ function nodeTree(names) {
  * loader's) has the same name in both. npm packs files ordered by name, so such twins sit
  * next to each other in the tarball and the second one costs almost nothing after gzip;
  * with esbuild's own names (hashes that also cover the loader) where twins landed was
- * luck.
+ * luck. The hash leaves out the chunk's closing export list too: a chunk that exports one
+ * name more in one tree (the esm chart chunk also serves the CLI) keeps its twin's name.
  */
 function canonicalChunkNames(dir) {
   const CHUNK = /chunk-[A-Z0-9]+\.js/g;
   const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
   const rename = new Map();
   for (const f of files.filter((f) => /^chunk-[A-Z0-9]+\.js$/.test(f))) {
-    const code = readFileSync(join(dir, f), "utf8").replace(CHUNK, "chunk.js");
+    const code = withoutExportList(readFileSync(join(dir, f), "utf8").replace(CHUNK, "chunk.js"));
     const name = `chunk-${createHash("sha256").update(code).digest("hex").slice(0, 8).toUpperCase()}.js`;
     if ([...rename.values()].includes(name)) throw new Error(`assemble: two chunks of ${dir} would both be ${name}`);
     rename.set(f, name);
@@ -552,6 +553,12 @@ function canonicalChunkNames(dir) {
   const out = files.map((f) => [rename.get(f) ?? f, readFileSync(join(dir, f), "utf8").replace(CHUNK, (c) => rename.get(c) ?? c)]);
   for (const f of files) rmSync(join(dir, f));
   for (const [f, code] of out) writeFileSync(join(dir, f), code);
+}
+
+/** `code` without its closing `export{…};` statement, if it ends with one. */
+function withoutExportList(code) {
+  const at = code.lastIndexOf("export{");
+  return at >= 0 && /^export\{[^}]*\};?\s*$/.test(code.slice(at)) ? code.slice(0, at) : code;
 }
 
 /**
