@@ -14,7 +14,13 @@
 #   3. JavaScript tests against the built pkg/ (node:test; tests/**/*.test.mjs),
 #      including browser, consumer and CLI tests, on the Node that runs npm;
 #   4. the Node-side JavaScript tests again on Node 22, 24 and 26
-#      (scripts/node-matrix.mjs: which files, where the binaries are).
+#      (scripts/node-matrix.mjs: which files, where the binaries are), in the background
+#      while layer 3 runs: the three one after another, each with its own log
+#      (target/node-matrix/node-<major>.log) and TEST_SCRATCH_TAG=node<major>
+#      (tests/scratch-dir.mjs), so that no scratch folder is shared by two Nodes at once;
+#      after layer 3 the counts of each are printed, and a failed one's log ends the output.
+# The run exits non-zero when any layer failed; layers 3 and 4 are both reported first.
+# How long `npm test` takes in a fresh clone, and the command that measures it: bench/README.md.
 # With CI=true a part that is missing (wasm32 clippy, a Node of the matrix, Chromium,
 # workerd) fails the run; elsewhere it is reported and left out.
 set -euo pipefail
