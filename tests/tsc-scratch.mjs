@@ -5,16 +5,17 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir } from "./scratch-dir.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /**
  * tsc's output ("" when everything type-checks) for `files` (file name → lines) in
- * tests/.scratch/`name`, whose node_modules links `backoff-wasm` to pkg/ and each
+ * tests/.scratch/`name` (tagged: tests/scratch-dir.mjs), whose node_modules links `backoff-wasm` to pkg/ and each
  * `[name, path in the repository]` of `links`; `types` and `lib` are the tsconfig's.
  */
 export function tscScratch(name, files, { links = [["@types", "node_modules/@types"]], types = ["node"], lib } = {}) {
-  const dir = join(ROOT, "tests", ".scratch", name);
+  const dir = scratchDir(name);
   rmSync(dir, { recursive: true, force: true });
   for (const [link, target] of [["backoff-wasm", "pkg"], ...links]) {
     const at = join(dir, "node_modules", link);

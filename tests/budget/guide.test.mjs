@@ -12,6 +12,7 @@ import { freePort, missingRedis, startRedis } from "./redis-server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { blocks } from "../docs/blocks.mjs";
 import { Miniflare } from "../miniflare.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const missing = missingRedis ?? (Miniflare ? undefined : "miniflare cannot be imported; run npm ci");
@@ -27,7 +28,7 @@ const block = (file) => {
   return b.code;
 };
 const scratch = (name) => {
-  const dir = `${root}tests/.scratch/${name}`;
+  const dir = scratchDir(name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;

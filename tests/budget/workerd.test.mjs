@@ -11,6 +11,7 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare, missing } from "../miniflare.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 // With CI=true nothing is skipped: a missing engine fails the test.
@@ -74,7 +75,7 @@ export default {
 
 test("workerd: three Workers (isolates) share one RetryBudgetObject; the rule holds fleet-wide; a store that stops answering falls back to the isolate's budget and comes back", { skip, timeout: 120_000 }, async () => {
   assert.equal(missing, undefined, missing);
-  const dir = `${root}tests/.scratch/budget-workerd`;
+  const dir = scratchDir("budget-workerd");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });

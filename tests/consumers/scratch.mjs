@@ -13,10 +13,11 @@ import {
 } from "node:fs";
 import { dirname, extname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir } from "../scratch-dir.mjs";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** Where scratch projects and tarballs live (gitignored). */
+/** Where scratch projects (see scratchDir: one per TEST_SCRATCH_TAG) and tarballs live (gitignored). */
 export const SCRATCH = join(ROOT, "tests", ".scratch");
 const PKG = join(ROOT, "pkg");
 
@@ -62,6 +63,18 @@ export function run(cmd, args, options = {}) {
 
 let packed;
 
+/** Whether `entry` of tests/.scratch/pack is the `.tmp-<pid>-<time>` folder of a live process other than this one. */
+function packingElsewhere(entry) {
+  const pid = Number(/^\.tmp-(\d+)-/.exec(entry)?.[1]);
+  if (!pid || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
 /**
  * The tarball of the current pkg/: `{ file, hash, name, version, size, unpackedSize, entryCount }`
  * (`size` is the .tgz size in bytes, as `npm pack` reports it). Packed at most
@@ -83,9 +96,10 @@ export function tarball() {
     }, null, 2));
     try {
       renameSync(tmp, dir);
-      // Older tarballs are stale now; projects naming them are reinstalled.
+      // Older tarballs are stale now; projects naming them are reinstalled. A folder another
+      // process is still packing into (another Node running the tests at the same time) stays.
       for (const old of readdirSync(join(SCRATCH, "pack"))) {
-        if (old !== hash) rmSync(join(SCRATCH, "pack", old), { recursive: true, force: true });
+        if (old !== hash && !packingElsewhere(old)) rmSync(join(SCRATCH, "pack", old), { recursive: true, force: true });
       }
     } catch {
       rmSync(tmp, { recursive: true, force: true }); // another process packed the same content first
@@ -97,7 +111,7 @@ export function tarball() {
 }
 
 /**
- * A scratch consumer project `tests/.scratch/<name>` with `backoff-wasm`
+ * A scratch consumer project `tests/.scratch/<name>` (`<name>-<tag>` under TEST_SCRATCH_TAG) with `backoff-wasm`
  * installed from the tarball plus the given pinned dependencies. `npm install`
  * runs only when the project's package.json changed (new tarball or new
  * dependencies). `files` (relative path → text) are (re)written every time.
@@ -105,7 +119,7 @@ export function tarball() {
  */
 export function project(name, { dependencies = {}, type = "module", files = {} } = {}) {
   const tgz = tarball();
-  const dir = join(SCRATCH, name);
+  const dir = scratchDir(name);
   mkdirSync(dir, { recursive: true });
   const manifest = JSON.stringify({
     name: `consumer-${name}`,

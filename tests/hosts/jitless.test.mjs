@@ -12,10 +12,11 @@
 //   with llhttp compiled to WebAssembly (undici) and rejects with "fetch failed" there. On
 //   Node 20 and 22 loading undici at all (fetch, Request, Response) ends a --jitless process
 //   with an uncaught "WebAssembly is not defined": that is checked as the README says it.
+// The numeric files run on every Node at once (one child process each); the rest runs Node by Node.
 // A Node of the matrix that is not installed fails under CI=true and is reported otherwise.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,11 +67,47 @@ console.log(JSON.stringify({
 `;
 const HTTP_FETCH = fileURLToPath(new URL("./http-fetch.mjs", import.meta.url));
 
-/** Runs `node --jitless ...args` with the binary `bin`; returns the result (the child's PATH finds the same Node). */
-function jitless(bin, args, cwd) {
-  const env = { ...process.env, PATH: `${dirname(bin)}:${process.env.PATH}` };
+/** The environment of a `node --jitless` child run with the binary `bin` (its PATH finds the same Node). */
+function jitlessEnv(bin, extra = {}) {
+  const env = { ...process.env, PATH: `${dirname(bin)}:${process.env.PATH}`, ...extra };
   delete env.NODE_TEST_CONTEXT; // the child runs its own tests and reports them as TAP here
-  return spawnSync(bin, ["--jitless", ...args], { cwd, encoding: "utf8", maxBuffer: 64 << 20, env });
+  return env;
+}
+
+/** Runs `node --jitless ...args` with the binary `bin`; returns the result. */
+function jitless(bin, args, cwd) {
+  return spawnSync(bin, ["--jitless", ...args], { cwd, encoding: "utf8", maxBuffer: 64 << 20, env: jitlessEnv(bin) });
+}
+
+/**
+ * Starts `node --jitless ...args` with the binary `bin` and `extra` environment variables;
+ * resolves (never rejects) with `{ status, stdout, stderr }` once it has exited (`status` is null and
+ * `stderr` says why when it could not start).
+ */
+function jitlessAsync(bin, args, cwd, extra) {
+  return new Promise((resolve) => {
+    const child = spawn(bin, ["--jitless", ...args], { cwd, env: jitlessEnv(bin, extra), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", (e) => resolve({ status: null, stdout, stderr: `${stderr}${e}` }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+let numericRuns;
+/**
+ * The numeric files under --jitless on `bin`: the first call starts them on every installed Node
+ * of the matrix at once (each child with its own TEST_SCRATCH_TAG, tests/scratch-dir.mjs), and
+ * each call resolves with its Node's result.
+ */
+function numericRun(bin) {
+  numericRuns ??= new Map(nodes.filter(([, b]) => b).map(([label, b]) => {
+    const tag = [process.env.TEST_SCRATCH_TAG, `jitless-${label.replaceAll(" ", "-").toLowerCase()}`].filter(Boolean).join("-");
+    return [b, jitlessAsync(b, ["--test", "--test-concurrency=1", "--test-reporter=tap", ...NUMERIC_FILES], root, { TEST_SCRATCH_TAG: tag })];
+  }));
+  return numericRuns.get(bin);
 }
 
 for (const [label, bin] of nodes) {
@@ -86,9 +123,9 @@ for (const [label, bin] of nodes) {
     assert.equal(cjs.stdout.trim(), README_SCHEDULE, cjs.stderr);
   });
 
-  test(`${label} --jitless: the numeric test files pass on the JavaScript build`, { skip: missing }, () => {
+  test(`${label} --jitless: the numeric test files pass on the JavaScript build`, { skip: missing }, async () => {
     assert.ok(bin, `${label} is not installed (scripts/setup.sh --for test installs it; CI=true fails here)`);
-    const r = jitless(bin, ["--test", "--test-concurrency=1", "--test-reporter=tap", ...NUMERIC_FILES], root);
+    const r = await numericRun(bin);
     const fails = r.stdout.split("\n").filter((l) => /^\s*not ok /.test(l));
     assert.equal(r.status, 0, `${fails.slice(0, 10).join("\n")}\n${r.stderr.slice(-2000)}`);
     const passed = Number(/^# pass (\d+)$/m.exec(r.stdout)?.[1]);

@@ -1,7 +1,7 @@
 // The `schedule` command, run as a user runs it (node pkg/bin/backoff-wasm.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 
@@ -280,29 +280,49 @@ test("--svg of a single attempt (--attempts 1: no retries) names --svg and --att
   }
 });
 
-test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", () => {
+/**
+ * Runs `cmd args` to its end without blocking the event loop; resolves with `{ status, stdout, stderr }`.
+ * `onStdout(child)`, when given, is called with the child once it is started (to read or close its stdout).
+ */
+function runAsync(cmd, args, onStdout) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const out = [];
+    let stderr = "";
+    if (onStdout) onStdout(child);
+    else child.stdout.on("data", (d) => out.push(d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", (e) => resolve({ status: null, stdout: "", stderr: `${stderr}${e}` }));
+    child.on("close", (status) => resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr }));
+  });
+}
+
+test("the longest schedule the CLI accepts (--attempts 1000001) prints as a table and as a chart", async () => {
   // A million rows: more than a function call takes as arguments (Math.min(...rows) overflowed the stack).
-  for (const extra of [[], ["--jitter", "full", "--seed", "s", "--chart"]]) {
-    const r = spawnSync(process.execPath, [bin, "schedule", "--attempts", "1000001", ...extra], { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+  // The two commands run side by side (separate processes).
+  const runs = [[], ["--jitter", "full", "--seed", "s", "--chart"]];
+  const results = await Promise.all(runs.map((extra) => runAsync(process.execPath, [bin, "schedule", "--attempts", "1000001", ...extra])));
+  runs.forEach((extra, i) => {
+    const r = results[i];
     assert.equal(r.status, 0, `${extra.join(" ")}: ${r.stderr}`);
     assert.match(r.stdout, /^ *1000000 /m, extra.join(" "));
     assert.match(r.stdout, /^total window: /m, extra.join(" "));
-  }
+  });
 });
 
 test("a reader that stops early (`| head`) ends the command quietly; an unwritable stdout is one line", async () => {
-  const { spawn } = await import("node:child_process");
-  const child = spawn(process.execPath, [bin, "schedule", "--attempts", "1000001"], { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  child.stdout.once("data", () => child.stdout.destroy()); // as `head -1` does: read, then close the pipe
-  const code = await new Promise((resolve) => child.on("close", resolve));
-  assert.equal(stderr, "", "no EPIPE stack trace");
-  assert.equal(code, 0);
-  if (process.platform === "linux") {
-    const full = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" schedule --attempts 1000001 > /dev/full`], { encoding: "utf8" });
-    assert.equal(full.status, 1);
-    assert.match(full.stderr, /^backoff-wasm: cannot write the output: .*ENOSPC.*\n$/);
+  // as `head -1` does: read, then close the pipe
+  const head = runAsync(process.execPath, [bin, "schedule", "--attempts", "1000001"], (child) => child.stdout.once("data", () => child.stdout.destroy()));
+  const full = process.platform === "linux"
+    ? runAsync("sh", ["-c", `"${process.execPath}" "${bin}" schedule --attempts 1000001 > /dev/full`])
+    : undefined;
+  const early = await head;
+  assert.equal(early.stderr, "", "no EPIPE stack trace");
+  assert.equal(early.status, 0);
+  if (full) {
+    const r = await full;
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^backoff-wasm: cannot write the output: .*ENOSPC.*\n$/);
   }
 });
 

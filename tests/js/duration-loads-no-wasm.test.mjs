@@ -15,6 +15,7 @@ import { buildSync } from "esbuild";
 import { closure } from "../../scripts/size.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare } from "../miniflare.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -94,7 +95,7 @@ test("an application bundle of /duration carries no wasm", () => {
 
 test("workerd runs /duration from its files alone, no wasm module beside them", { skip: !Miniflare && process.env.CI !== "true" && "miniflare is not installed (CI=true fails instead)" }, async () => {
   assert.ok(Miniflare, "miniflare (workerd) cannot be imported: run npm ci");
-  const dir = `${root}tests/.scratch/workerd-duration`;
+  const dir = scratchDir("workerd-duration");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let mf;

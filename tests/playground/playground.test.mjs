@@ -7,12 +7,13 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { createStaticServer, ROOT } from "../../scripts/serve-playground.mjs";
 import { createBackoff, retrySchedule, scheduleSvg } from "../../pkg/dist/esm/index.js";
+import { scratchDir } from "../scratch-dir.mjs";
 
-const SCRATCH = fileURLToPath(new URL("../.scratch/playground/", import.meta.url));
+const SCRATCH = scratchDir("playground");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Backoff } from "../../pkg/dist/esm/policy.js";
 import { bullmqBackoff } from "../../pkg/dist/esm/queues.js";
 import { startRedis } from "../budget/redis-server.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const hasRedis = spawnSync("redis-server", ["--version"]).status === 0;
@@ -67,7 +68,7 @@ test("docs/guides/queues.md BullMQ webhook sender on redis-server: gaps follow t
   assert.ok(module, "docs/guides/queues.md has the BullMQ example");
   assert.match(module, /const policy = Backoff\.exponential\("500ms"\)\.cap\("1 minute"\)\.jitter\(0\.5\)\.maxAttempts\(8\);/);
   // Under tests/ so that bullmq and ioredis resolve from the repository's node_modules.
-  const dir = join(root, "tests", ".scratch", "queues-bullmq");
+  const dir = scratchDir("queues-bullmq");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const dist = (name) => JSON.stringify(pathToFileURL(join(root, "pkg", "dist", "esm", `${name}.js`)).href);

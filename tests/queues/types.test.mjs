@@ -8,11 +8,12 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 test("bullmqBackoff's type fits BullMQ's WorkerOptions", { timeout: 120_000 }, () => {
-  const dir = join(root, "tests", ".scratch", "queues-types");
+  const dir = scratchDir("queues-types");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   try {

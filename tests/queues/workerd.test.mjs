@@ -11,6 +11,7 @@ import { createServer } from "node:http";
 import { Backoff } from "../../pkg/dist/esm/policy.js";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare, missing } from "../miniflare.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 // With CI=true nothing is skipped: a missing engine fails the test.
@@ -54,7 +55,7 @@ test("docs/guides/queues.md Queues consumer in workerd: redeliveries, message.at
   assert.equal(missing, undefined, missing);
   const worker = readmeCode("## A Queues consumer", "retryMessage(message");
   assert.match(worker, /const redelivery = Backoff\.exponential\("1 second"\)\.cap\("1 hour"\)\.jitter\(0\.2\);/);
-  const dir = `${root}tests/.scratch/queues-workerd`;
+  const dir = scratchDir("queues-workerd");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });
@@ -179,7 +180,7 @@ test("docs/guides/queues.md Queues consumer in workerd: redeliveries, message.at
 
 test("retryMessage onExhausted: \"ack\" in workerd: acked once the policy's maxAttempts is spent, never dead-lettered", { skip, timeout: 60_000 }, async () => {
   assert.equal(missing, undefined, missing);
-  const dir = `${root}tests/.scratch/queues-workerd-ack`;
+  const dir = scratchDir("queues-workerd-ack");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });

@@ -8,6 +8,8 @@ import { listen } from "./server.mjs";
 import { retry, fetchWithRetry, serverDelayMs, createRetryBudget, RetryError, sleep } from "../../pkg/dist/esm/retry.js";
 import * as main from "../../pkg/dist/esm/index.js";
 import { Backoff } from "../../pkg/dist/esm/backoff.js";
+import { pathToFileURL } from "node:url";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 /** 2027-01-15T08:00:00Z, a whole second. */
@@ -296,7 +298,7 @@ test("docs/guides/fetch.md 'Deadlines, server-ordered waits, …' example runs a
   const docs = readFileSync(new URL("docs/guides/fetch.md", root), "utf8");
   const code = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes("beyond.mjs"));
   assert.ok(code);
-  const dir = new URL("tests/.scratch/beyond-readme/", root);
+  const dir = pathToFileURL(`${scratchDir("beyond-readme")}/`);
   mkdirSync(dir, { recursive: true });
   const file = new URL("example.mjs", dir);
   writeFileSync(file, code

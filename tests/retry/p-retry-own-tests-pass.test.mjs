@@ -18,6 +18,7 @@ import realRetry, { makeRetriable as realMakeRetriable, AbortError as RealAbortE
 import mirrorRetry, { makeRetriable as mirrorMakeRetriable, AbortError as MirrorAbortError } from "../../pkg/dist/esm/p-retry.js";
 import { closure } from "../../scripts/size.mjs";
 import { instrumented } from "./p-retry-clock.mjs";
+import { scratchDir as taggedScratchDir } from "../scratch-dir.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const IMPLS = [
@@ -44,7 +45,7 @@ function upstreamTestFile() {
  * has none, else the system's temporary folder (with node_modules linked for ava, delay, execa).
  */
 function scratchDir() {
-  const inTree = join(root, "tests", ".scratch", "p-retry-upstream");
+  const inTree = taggedScratchDir("p-retry-upstream");
   const dir = /main|foo[12]/.test(inTree) ? join(tmpdir(), `p-retry-upstream-${process.pid}`) : inTree;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

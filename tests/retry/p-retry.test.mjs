@@ -13,6 +13,8 @@ import fc from "fast-check";
 import { instrumented } from "./p-retry-clock.mjs";
 import realRetry, { makeRetriable as realMakeRetriable, AbortError as RealAbortError } from "p-retry";
 import mirrorRetry, { makeRetriable as mirrorMakeRetriable, AbortError as MirrorAbortError } from "../../pkg/dist/esm/p-retry.js";
+import { pathToFileURL } from "node:url";
+import { scratchDir } from "../scratch-dir.mjs";
 
 const require = createRequire(import.meta.url);
 const REAL = { pRetry: realRetry, makeRetriable: realMakeRetriable, AbortError: RealAbortError };
@@ -327,7 +329,7 @@ test("docs/guides/migrating.md: the p-retry example runs as written, its import 
   const docs = readFileSync(new URL("docs/guides/migrating.md", root), "utf8");
   const code = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.includes("coming-from-p-retry.mjs"));
   assert.ok(code);
-  const dir = new URL("tests/.scratch/p-retry-guide/", root);
+  const dir = pathToFileURL(`${scratchDir("p-retry-guide")}/`);
   mkdirSync(dir, { recursive: true });
   const expected = "attempt 1 failed (flaky); 5 left; next in 10 ms\nok after 2 2\n";
   try {

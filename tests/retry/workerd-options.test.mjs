@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { listen } from "./server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare } from "../miniflare.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 if (!Miniflare && process.env.CI === "true") throw new Error("miniflare is required under CI");
 
@@ -42,7 +43,7 @@ export default {
 `;
 
 test("workerd: p-retry-style options; a stream body goes out once, a text body on every attempt; deferral, deadline, budget", { skip: !Miniflare && process.env.CI !== "true" && "miniflare is not installed (CI=true fails instead)" }, async () => {
-  const dir = `${root}tests/.scratch/workerd-options`;
+  const dir = scratchDir("workerd-options");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { listen } from "./server.mjs";
 import { workerdModules } from "../workerd-modules.mjs";
 import { Miniflare } from "../miniflare.mjs";
+import { scratchDir } from "../scratch-dir.mjs";
 
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -17,7 +18,7 @@ test("docs/guides/queues.md retry-in-place Worker under workerd: acks, in-place 
   const docs = readFileSync(`${root}docs/guides/queues.md`, "utf8");
   const worker = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("queueRetryDelaySeconds(redelivery"));
   assert.ok(worker, "the Worker example is in docs/guides/queues.md");
-  const dir = `${root}tests/.scratch/workerd-retry`;
+  const dir = scratchDir("workerd-retry");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(`${root}pkg/dist`, `${dir}/dist`, { recursive: true });
