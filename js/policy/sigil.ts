@@ -9,13 +9,13 @@
 import { wasm } from "../engine/abi.js";
 import { num, put, readRecord, slots, text, writeRecord } from "../engine/abi.js";
 import { putStream, seedWords, takeStream, type Seed, type Words } from "./streams.js";
-import { SigilError, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "../engine/errors.js";
-import { fail, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
+import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
+import { failIn, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
 import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED,
+  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING,
 } from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -117,7 +117,7 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
     if (stream !== undefined) putStream(stream);
     const d = wasm.delay(retry, 0, from);
     if (stream !== undefined) takeStream(stream);
-    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a)));
+    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), SIGIL_WORDING));
   }
   return out;
 }
@@ -154,7 +154,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   let o: Record<string, unknown> = NO_OPTIONS;
   const object = typeof options === "object" && options !== null;
   if (object) {
-    name = unknownKey(options, SIGIL_OPTIONS);
+    name = unknownSigilKey(options);
     o = options as Record<string, unknown>;
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
@@ -188,9 +188,9 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const e = slots();
   if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) {
     // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
-    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)));
+    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)), SIGIL_WORDING);
   }
-  return fail(fieldValues(SIGIL_FIELDS, {
+  return failIn(SIGIL_WORDING, fieldValues(SIGIL_FIELDS, {
     draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
   }));
 }
@@ -201,7 +201,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function seededRandom(seed: Seed): () => number {
-  const stream = seedWords(seed);
+  const stream = seedWords(seed, SIGIL_WORDING);
   const random = () => stream.next();
   // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
   Object.defineProperty(random, SEEDED, { value: stream });
