@@ -15,7 +15,7 @@ import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING,
+  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING, REC_SOURCE, SOURCE_KEYED,
 } from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -111,11 +111,12 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
   const { random, stream } = read;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
+  const own = stream !== undefined || rec[REC_SOURCE] === SOURCE_KEYED;
   for (let retry = 1; retry < n; retry++) {
-    const from = stream === undefined ? drawsFrom(random) : undefined;
+    const from = own ? undefined : drawsFrom(random);
     writeRecord(rec);
     if (stream !== undefined) putStream(stream);
-    const d = wasm.delay(retry, 0, from);
+    const d = from === undefined ? wasm.delayOwn(retry, 0) : wasm.delay(retry, 0, from);
     if (stream !== undefined) takeStream(stream);
     out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), SIGIL_WORDING));
   }
@@ -178,9 +179,11 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   put(s, SIGIL_RANDOM, random, stream !== undefined ? 1 : 0);
   put(s, SIGIL_SEED, seed, seedLen);
   put(s, SIGIL_ATTEMPTS, attempts, num(attempts));
-  const from = stream === undefined ? drawsFrom(source) : undefined;
+  // A `seededRandom`'s stream and keyed draws (a `seed`) are drawn in wasm: no JavaScript source to
+  // hand over, so the call that takes none (with `seed` and `random` both given it fails before a draw).
+  const from = stream === undefined && seed === undefined ? drawsFrom(source) : undefined;
   if (stream !== undefined) putStream(stream);
-  const d = wasm.sigil(schedule, from);
+  const d = from === undefined ? wasm.sigilOwn(schedule) : wasm.sigil(schedule, from);
   if (stream !== undefined) takeStream(stream);
   if (d === d) return d;
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
