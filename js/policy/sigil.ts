@@ -7,7 +7,7 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { num, put, readRecord, slots, text, writeRecord } from "../engine/abi.js";
+import { put, putNumber, readRecord, slots, text, writeRecord } from "../engine/abi.js";
 import { putStream, seedWords, takeStream, type Seed, type Words } from "./streams.js";
 import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
 import { failIn, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
@@ -170,15 +170,15 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
-  put(s, SIGIL_ATTEMPT, attempt, num(attempt));
+  putNumber(s, SIGIL_ATTEMPT, attempt);
   put(s, SIGIL_OPTIONS_FIELD, options, NaN);
   put(s, SIGIL_NAME, name, NaN);
-  put(s, SIGIL_BASE, base, num(base));
-  put(s, SIGIL_MAX, max, num(max));
-  put(s, SIGIL_JITTER, jitter, num(jitter));
+  putNumber(s, SIGIL_BASE, base);
+  putNumber(s, SIGIL_MAX, max);
+  putNumber(s, SIGIL_JITTER, jitter);
   put(s, SIGIL_RANDOM, random, stream !== undefined ? 1 : 0);
   put(s, SIGIL_SEED, seed, seedLen);
-  put(s, SIGIL_ATTEMPTS, attempts, num(attempts));
+  putNumber(s, SIGIL_ATTEMPTS, attempts);
   // A `seededRandom`'s stream and keyed draws (a `seed`) are drawn in wasm: no JavaScript source to
   // hand over, so the call that takes none (with `seed` and `random` both given it fails before a draw).
   const from = stream === undefined && seed === undefined ? drawsFrom(source) : undefined;
