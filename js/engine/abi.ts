@@ -88,6 +88,12 @@ export function put(s: Float64Array, field: number, v: unknown, x: number): void
   s[SLOT_INPUT + 2 * field + 1] = x;
 }
 
+/** {@link put} with the tag `t` of the value already known (the caller's `typeof` told it). */
+export function putTag(s: Float64Array, field: number, t: number, x: number): void {
+  s[SLOT_INPUT + 2 * field] = t;
+  s[SLOT_INPUT + 2 * field + 1] = x;
+}
+
 /**
  * {@link put} of a field its table says crosses as a number: the tag and the number when `v`
  * is a number (one `typeof`, no {@link tag} call), else `v`'s tag and `NaN`.

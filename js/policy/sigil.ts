@@ -7,7 +7,7 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { put, putNumber, readRecord, slots, text, writeRecord } from "../engine/abi.js";
+import { put, putNumber, putTag, readRecord, slots, tag, text, writeRecord } from "../engine/abi.js";
 import { putStream, seedWords, takeStream, type Seed, type Words } from "./streams.js";
 import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
 import { failIn, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
@@ -15,7 +15,7 @@ import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING, REC_SOURCE, SOURCE_KEYED,
+  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -172,12 +172,12 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const s = slots();
   putNumber(s, SIGIL_ATTEMPT, attempt);
   put(s, SIGIL_OPTIONS_FIELD, options, NaN);
-  put(s, SIGIL_NAME, name, NaN);
+  putTag(s, SIGIL_NAME, name === undefined ? TAG_UNDEFINED : TAG_STRING, NaN);
   putNumber(s, SIGIL_BASE, base);
   putNumber(s, SIGIL_MAX, max);
   putNumber(s, SIGIL_JITTER, jitter);
-  put(s, SIGIL_RANDOM, random, stream !== undefined ? 1 : 0);
-  put(s, SIGIL_SEED, seed, seedLen);
+  putTag(s, SIGIL_RANDOM, typeof random === "function" ? TAG_FUNCTION : tag(random), stream !== undefined ? 1 : 0);
+  putTag(s, SIGIL_SEED, seed === undefined ? TAG_UNDEFINED : tag(seed), seedLen);
   putNumber(s, SIGIL_ATTEMPTS, attempts);
   // A `seededRandom`'s stream and keyed draws (a `seed`) are drawn in wasm: no JavaScript source to
   // hand over, so the call that takes none (with `seed` and `random` both given it fails before a draw).
