@@ -1,23 +1,26 @@
-// Instructions per operation of two benchmark loops, counted by valgrind's callgrind: the
+// Instructions per operation of benchmark loops, counted by valgrind's callgrind: the
 // difference between a run of N operations and a run of none, both after the same warm-up,
 // divided by N (`node --single-threaded`, so no background compile or GC thread is counted;
 // fixed hash and random seeds, so two runs of one build count the same).
 // Steadier than time on a shared machine; not part of `npm test` (needs valgrind).
 //
-//   node bench/instructions.mjs [createBackoff|fluent|sigilRandom|sigilSeed] [N]
+//   node bench/instructions.mjs [createBackoff|fluent|sigilRandom|sigilSeed|seeded|keyed] [N]
 //
 // The worker mode (`--run <case> <n>`) is what valgrind runs.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const [mode, ...rest] = process.argv.slice(2);
-const CASES = ["createBackoff", "fluent", "sigilRandom", "sigilSeed"];
+const CASES = ["createBackoff", "fluent", "sigilRandom", "sigilSeed", "seeded", "keyed"];
 
 if (mode === "--run") {
   const [which, nText] = rest;
   const { createBackoff } = await import("../pkg/dist/esm/backoff.js");
   const { Backoff } = await import("../pkg/dist/esm/policy.js");
   const { nextDelayMs, seededRandom } = await import("../pkg/dist/esm/sigil.js");
+  const { createRandom } = await import("../pkg/dist/esm/random.js");
+  const seeded = createBackoff({ base: 1000, max: 3600000, jitter: 0.25, random: createRandom("s") });
+  const keyed = createBackoff({ base: 1000, max: 3600000, jitter: 0.25, seed: "k" });
   const withRandom = { jitter: 0.2, random: seededRandom("s") };
   const withSeed = { jitter: 0.2, seed: "s" };
   const one = {
@@ -25,6 +28,8 @@ if (mode === "--run") {
     createBackoff: (i) => createBackoff({ base: 1000 + (i & 7), max: 3600000, jitter: 0.25 }).attempts ?? 1,
     sigilRandom: (i) => nextDelayMs((i & 7) + 1, withRandom),
     sigilSeed: (i) => nextDelayMs((i & 7) + 1, withSeed),
+    seeded: (i) => seeded.delay((i & 7) + 1),
+    keyed: (i) => keyed.delay((i & 7) + 1),
   }[which];
   let s = 0;
   for (let i = 0; i < 100_000; i++) s += one(i);

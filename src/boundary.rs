@@ -401,12 +401,16 @@ pub fn typescript() -> String {
     out.push_str(&lists);
     // Option names by a `switch` (V8 compares the key with each case by identity: both are
     // internalized strings) and the options read by name, each read an inline cache of its own.
-    out.push_str("/** Whether `key` is the name of a `createBackoff` option. */\n");
-    out.push_str("export function isBackoffOption(key: string): boolean {\n  switch (key) {\n");
-    for f in BACKOFF_FIELDS.iter().filter(|f| f.option) {
-        out.push_str(&format!("    case \"{}\":\n", f.name));
+    for (function, of, table) in
+        [("isBackoffOption", "`createBackoff`", BACKOFF_FIELDS), ("isSigilOption", "Sigil's", SIGIL_FIELDS)]
+    {
+        out.push_str(&format!("/** Whether `key` is the name of a {of} option. */\n"));
+        out.push_str(&format!("export function {function}(key: string): boolean {{\n  switch (key) {{\n"));
+        for f in table.iter().filter(|f| f.option) {
+            out.push_str(&format!("    case \"{}\":\n", f.name));
+        }
+        out.push_str("      return true;\n  }\n  return false;\n}\n");
     }
-    out.push_str("      return true;\n  }\n  return false;\n}\n");
     out.push_str(
         "/**\n * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited\n \
          * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.\n */\n",
@@ -424,6 +428,15 @@ pub fn typescript() -> String {
     let wording = (0..crate::core::wording::EDGES.len() - 1)
         .map(|i| format!("{:?}", if native_only.contains(&i) { "" } else { crate::core::wording::text_at(i) }));
     out.push_str(&format!("export const WORDING = [{}];\n", wording.collect::<Vec<_>>().join(", ")));
+    out.push_str(
+        "/** The wordings of `WORDING` a Sigil call can record, by the same ids (`core::wording::SIGIL`). */\n",
+    );
+    let sigil =
+        crate::core::wording::SIGIL.iter().map(|&t| format!("{}: {:?}", t as u32, crate::core::wording::text(t)));
+    out.push_str(&format!(
+        "export const SIGIL_WORDING: Readonly<Record<number, string>> = {{ {} }};\n",
+        sigil.collect::<Vec<_>>().join(", ")
+    ));
     // The grammars JavaScript reads itself (duration text, `Retry-After`), from the Rust parsers' tables.
     let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
     let units =

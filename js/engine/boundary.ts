@@ -110,6 +110,19 @@ export function isBackoffOption(key: string): boolean {
   }
   return false;
 }
+/** Whether `key` is the name of a Sigil's option. */
+export function isSigilOption(key: string): boolean {
+  switch (key) {
+    case "baseDelayMs":
+    case "maxDelayMs":
+    case "jitter":
+    case "random":
+    case "seed":
+    case "maxAttempts":
+      return true;
+  }
+  return false;
+}
 /**
  * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited
  * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.
@@ -131,6 +144,8 @@ export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;
 /** The option names and expected wordings of errors, by the id a wasm check records. */
 export const WORDING = ["an option name", "interval", "base", "growth", "factor", "max", "cap", "steps", "free", "jitter", "seed", "maxAttempts", "random", "attempt", "options", "baseDelayMs", "maxDelayMs", "state.seed", "items", "items.length", "state.words", "state.words.length", "min", "an integer >= 1", "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)", "an integer from 1 to 1001 for a whole decorrelated schedule (iterate the policy for longer ones)", "a non-negative number", "0 (no jitter) or a number in (0, 1]", "a function returning numbers in [0, 1]", "a finite number >= 1", "a non-negative safe integer", "a non-negative finite duration (ms, or text such as \"5 seconds\")", "a duration >= base", "a finite number", "one of base, growth, factor, max, cap, steps, free, jitter, random, seed, maxAttempts", "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", "a number in [0, 1], \"full\", \"equal\" or \"decorrelated\"", "a source of draws in [0, 1]", "a source whose float({}, {}) stays in that range", "a Random (with float(min, max) or next()) or a function returning draws in [0, 1]", "a non-empty array of at most 1000 durations", "left out when steps are given (steps and curve options exclude each other)", "given (or steps instead)", "\"exponential\", \"linear\" or \"constant\"", "left out unless growth is \"exponential\"", "a kind other than \"decorrelated\" with steps (decorrelated needs a base and a cap)", "set for \"decorrelated\" jitter (it needs a cap)", "a string or a number", "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", "an object or undefined", "a string or a finite number", "an array", "a non-empty array", "an integer from {} to {}", "an array of four unsigned 32-bit integers", "4", "an unsigned 32-bit integer", "a safe integer", "an integer >= min", ""];
+/** The wordings of `WORDING` a Sigil call can record, by the same ids (`core::wording::SIGIL`). */
+export const SIGIL_WORDING: Readonly<Record<number, string>> = { 13: "attempt", 23: "an integer >= 1", 14: "options", 49: "an object or undefined", 0: "an option name", 35: "one of baseDelayMs, maxDelayMs, jitter, random, seed, maxAttempts", 15: "baseDelayMs", 16: "maxDelayMs", 26: "a non-negative number", 9: "jitter", 27: "0 (no jitter) or a number in (0, 1]", 12: "random", 28: "a function returning numbers in [0, 1]", 10: "seed", 47: "a string or a number", 48: "left out when random is given: seed makes each draw a pure function of (seed, attempt), random is a stream; keep one", 11: "maxAttempts", 24: "an integer from 1 to 1000001 for a whole schedule (iterate the policy for longer ones)" };
 /** Duration units: short name, long name (singular; the plural adds `s`), milliseconds. */
 export const DURATION_UNITS = [["ms", "millisecond", 1], ["s", "second", 1000], ["m", "minute", 60000], ["h", "hour", 3600000], ["d", "day", 86400000], ["w", "week", 604800000]] as const;
 /** HTTP-date day names (IMF-fixdate, asctime), Monday first. */

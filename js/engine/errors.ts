@@ -10,8 +10,7 @@
  */
 import { tag } from "./tags.js";
 import {
-  BACKOFF_FIELDS, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, SIGIL_FIELDS, SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO, KIND_RANGE as RANGE, KIND_SIGIL as SIGIL, KIND_TYPE as TYPE,
-  SURFACE_BACKOFF, SURFACE_SIGIL, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
+  isSigilOption, KIND_RANGE as RANGE, KIND_SIGIL as SIGIL, KIND_TYPE as TYPE, TAG_ARRAY, TAG_BIGINT, TAG_BOOLEAN, TAG_FUNCTION, TAG_NULL, TAG_NUMBER, TAG_STRING,
   TAG_OBJECT, TAG_SYMBOL, TAG_UNDEFINED,
 } from "./boundary.js";
 
@@ -213,45 +212,20 @@ export function readable<T>(name: string, expected: string, x: unknown, read: ()
   }
 }
 
-/** Sigil's option names (the options of `SIGIL_FIELDS`). @internal */
-export const SIGIL_OPTIONS = SURFACE_SIGIL;
-/** `createBackoff`'s option names (the options of `BACKOFF_FIELDS`). @internal */
-export const BACKOFF_OPTIONS = SURFACE_BACKOFF;
-
-/** The option names of each surface (the option fields of src/boundary.rs's tables, in their order), made on first use. */
-const names: Set<string>[] = [];
-
-function namesOf(surface: number): Set<string> {
-  return (names[surface] ??= new Set<string>(surface === SURFACE_SIGIL
-    ? SIGIL_FIELDS.slice(SIGIL_OPTIONS_FROM, SIGIL_OPTIONS_TO)
-    : BACKOFF_FIELDS.slice(BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO)));
-}
-
-/** Whether `key` is an option name of `surface`. @internal */
-export function isOptionName(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS, key: string): boolean {
-  return namesOf(surface).has(key);
-}
-
-/** The option names of `surface` as a list for a message (`"base, growth, …"`). @internal */
-export function optionNames(surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string {
-  return [...namesOf(surface)].join(", ");
-}
-
 /**
- * The first own enumerable key of `options` that is not an option name of
- * `surface`, or `undefined`; the wasm check that comes next raises it, in its
- * place among the other checks (typos must not pass silently). @internal
- * @throws the package's error when the keys cannot be listed (a revoked Proxy).
+ * The first own enumerable key of Sigil's `options` that is not one of its option names
+ * (`isSigilOption`, generated from src/boundary.rs's table), or `undefined`; the wasm check
+ * that comes next raises it, in its place among the other checks (typos must not pass silently). @internal
+ * @throws SigilError when the keys cannot be listed (a revoked Proxy).
  */
-export function unknownKey(options: object, surface: typeof SIGIL_OPTIONS | typeof BACKOFF_OPTIONS): string | undefined {
+export function unknownSigilKey(options: object): string | undefined {
   let keys: string[];
   try {
     keys = Object.keys(options);
   } catch {
     // A revoked Proxy, or one whose ownKeys trap throws: the package's own error, not the engine's.
-    throw invalid(surface === SIGIL_OPTIONS ? SIGIL : TYPE, "options", "an object whose keys can be listed", options);
+    throw invalid(SIGIL, "options", "an object whose keys can be listed", options);
   }
-  const known = namesOf(surface);
-  for (const key of keys) if (!known.has(key)) return key;
+  for (const key of keys) if (!isSigilOption(key)) return key;
   return undefined;
 }

@@ -11,6 +11,12 @@ import { invalid } from "./errors.js";
 import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, WORDING } from "./boundary.js";
 
 /**
+ * The texts of the wording ids a wasm check records, by id: `WORDING` (all of them), or an
+ * entry point's own part of it (`SIGIL_WORDING`), so that the entry point ships only that. @internal
+ */
+export type Wording = Readonly<Record<number, string>>;
+
+/**
  * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
  * option name (with an index, `steps[3]`) and expected text, with the value
  * to blame taken from `values` (the values the call was given, in its order;
@@ -18,7 +24,12 @@ import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KI
  * @internal
  */
 export function fail(values: readonly unknown[]): never {
-  throw failure(values);
+  throw failureIn(WORDING, values);
+}
+
+/** {@link fail} with the texts of `wording` (which holds every id the call can record). @internal */
+export function failIn(wording: Wording, values: readonly unknown[]): never {
+  throw failureIn(wording, values);
 }
 
 /**
@@ -31,12 +42,17 @@ export function fieldValues<K extends string>(fields: readonly K[], read: { read
 
 /** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
 export function failure(values: readonly unknown[]): Error {
+  return failureIn(WORDING, values);
+}
+
+/** {@link failure} with the texts of `wording` (which holds every id the call can record). @internal */
+export function failureIn(wording: Wording, values: readonly unknown[]): Error {
   const s = slots();
   const at = (i: number) => s[i] as number;
   const index = at(ERR_INDEX);
-  const option = WORDING[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
+  const option = wording[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
   const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
-  const expected = (WORDING[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
+  const expected = (wording[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
   return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
@@ -44,16 +60,16 @@ export function failure(values: readonly unknown[]): Error {
  * After a call that runs a policy answered NaN: rethrows what its JavaScript source threw
  * (`from`); for a keyed draw whose attempt only JavaScript can write (`String(attempt)`, not
  * an integer below 2^54) answers `again(attempt)`, which calls with that text; otherwise
- * throws the error Rust recorded, naming the value the source returned.
+ * throws the error Rust recorded, naming the value the source returned (its texts from `wording`).
  * @internal
  */
-export function failed(attempt: number, from: Draws | undefined, again: (attempt: number) => number): number {
+export function failed(attempt: number, from: Draws | undefined, again: (attempt: number) => number, wording: Wording): number {
   const raw = rethrow(from);
   if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
     const d = again(attempt);
     if (d === d) return d;
   }
-  return fail([raw]);
+  return failIn(wording, [raw]);
 }
 
 /**

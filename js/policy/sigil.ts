@@ -7,15 +7,15 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { num, put, readRecord, slots, text, writeRecord } from "../engine/abi.js";
+import { put, putNumber, putTag, readRecord, slots, tag, text, writeRecord } from "../engine/abi.js";
 import { putStream, seedWords, takeStream, type Seed, type Words } from "./streams.js";
-import { SigilError, unknownKey, useSigilError, SIGIL_OPTIONS, type SigilErrorCode } from "../engine/errors.js";
-import { fail, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
+import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
+import { failIn, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
 import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED,
+  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -111,13 +111,14 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
   const { random, stream } = read;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
+  const own = stream !== undefined || rec[REC_SOURCE] === SOURCE_KEYED;
   for (let retry = 1; retry < n; retry++) {
-    const from = stream === undefined ? drawsFrom(random) : undefined;
+    const from = own ? undefined : drawsFrom(random);
     writeRecord(rec);
     if (stream !== undefined) putStream(stream);
-    const d = wasm.delay(retry, 0, from);
+    const d = from === undefined ? wasm.delayOwn(retry, 0) : wasm.delay(retry, 0, from);
     if (stream !== undefined) takeStream(stream);
-    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a)));
+    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), SIGIL_WORDING));
   }
   return out;
 }
@@ -154,7 +155,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   let o: Record<string, unknown> = NO_OPTIONS;
   const object = typeof options === "object" && options !== null;
   if (object) {
-    name = unknownKey(options, SIGIL_OPTIONS);
+    name = unknownSigilKey(options);
     o = options as Record<string, unknown>;
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
@@ -169,18 +170,20 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
-  put(s, SIGIL_ATTEMPT, attempt, num(attempt));
+  putNumber(s, SIGIL_ATTEMPT, attempt);
   put(s, SIGIL_OPTIONS_FIELD, options, NaN);
-  put(s, SIGIL_NAME, name, NaN);
-  put(s, SIGIL_BASE, base, num(base));
-  put(s, SIGIL_MAX, max, num(max));
-  put(s, SIGIL_JITTER, jitter, num(jitter));
-  put(s, SIGIL_RANDOM, random, stream !== undefined ? 1 : 0);
-  put(s, SIGIL_SEED, seed, seedLen);
-  put(s, SIGIL_ATTEMPTS, attempts, num(attempts));
-  const from = stream === undefined ? drawsFrom(source) : undefined;
+  putTag(s, SIGIL_NAME, name === undefined ? TAG_UNDEFINED : TAG_STRING, NaN);
+  putNumber(s, SIGIL_BASE, base);
+  putNumber(s, SIGIL_MAX, max);
+  putNumber(s, SIGIL_JITTER, jitter);
+  putTag(s, SIGIL_RANDOM, typeof random === "function" ? TAG_FUNCTION : tag(random), stream !== undefined ? 1 : 0);
+  putTag(s, SIGIL_SEED, seed === undefined ? TAG_UNDEFINED : tag(seed), seedLen);
+  putNumber(s, SIGIL_ATTEMPTS, attempts);
+  // A `seededRandom`'s stream and keyed draws (a `seed`) are drawn in wasm: no JavaScript source to
+  // hand over, so the call that takes none (with `seed` and `random` both given it fails before a draw).
+  const from = stream === undefined && seed === undefined ? drawsFrom(source) : undefined;
   if (stream !== undefined) putStream(stream);
-  const d = wasm.sigil(schedule, from);
+  const d = from === undefined ? wasm.sigilOwn(schedule) : wasm.sigil(schedule, from);
   if (stream !== undefined) takeStream(stream);
   if (d === d) return d;
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
@@ -188,9 +191,9 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const e = slots();
   if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) {
     // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
-    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)));
+    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)), SIGIL_WORDING);
   }
-  return fail(fieldValues(SIGIL_FIELDS, {
+  return failIn(SIGIL_WORDING, fieldValues(SIGIL_FIELDS, {
     draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
   }));
 }
@@ -201,7 +204,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function seededRandom(seed: Seed): () => number {
-  const stream = seedWords(seed);
+  const stream = seedWords(seed, SIGIL_WORDING);
   const random = () => stream.next();
   // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
   Object.defineProperty(random, SEEDED, { value: stream });

@@ -9,8 +9,8 @@
 import { wasm } from "../engine/abi.js";
 import { ARRAY, num, streamWords, tag, text } from "../engine/abi.js";
 import { invalid, readable, TYPE } from "../engine/errors.js";
-import { fail, failure } from "../engine/wasm-errors.js";
-import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE } from "../engine/boundary.js";
+import { fail, failIn, failure, type Wording } from "../engine/wasm-errors.js";
+import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE, WORDING } from "../engine/boundary.js";
 
 /**
  * A seed: a string, or a number standing for `String(number)` (`42` and `"42"`
@@ -269,12 +269,13 @@ export function takeStream(words: Words): void {
 }
 
 /**
- * The words of a new seeded stream (`createRandom`'s, and those of Sigil's `seededRandom`).
+ * The words of a new seeded stream (`createRandom`'s, and those of Sigil's `seededRandom`), the
+ * error's texts from `wording` (`WORDING`, or Sigil's own `SIGIL_WORDING`).
  * @throws TypeError when `seed` is neither a string nor a number.
  * @internal
  */
-export function seedWords(seed: Seed): Words {
-  if (wasm.checkSeed(SEED_OF_CREATE, tag(seed), num(seed)) !== 0) fail([seed]);
+export function seedWords(seed: Seed, wording: Wording): Words {
+  if (wasm.checkSeed(SEED_OF_CREATE, tag(seed), num(seed)) !== 0) failIn(wording, [seed]);
   wasm.streamSeed(text(String(seed)));
   return new Words(Uint32Array.from(streamWords()));
 }
@@ -284,7 +285,7 @@ export function seedWords(seed: Seed): Words {
  * a `SeededRandom` (so the chart does not ship the `Random` helpers). @internal
  */
 export function seededInt(seed: Seed, min: number, max: number): number {
-  return wasm.intBetween(min, max, seedWords(seed).next());
+  return wasm.intBetween(min, max, seedWords(seed, WORDING).next());
 }
 
 /**
@@ -298,7 +299,7 @@ export function seededInt(seed: Seed, min: number, max: number): number {
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {
-  return new Seeded(seed, seedWords(seed));
+  return new Seeded(seed, seedWords(seed, WORDING));
 }
 
 /**

@@ -106,7 +106,10 @@ pub fn sigil_from(schedule: bool, from: &JsValue) -> f64 {
     r.unwrap_or(f64::NAN)
 }
 
-/// [`sigil_from`] with no JavaScript source (for the wasm tests, whose host draw is NaN).
+/// [`sigil_from`] with no JavaScript source: for options whose draws are taken in wasm (a
+/// `seededRandom`'s stream, keyed by `seed`) or that draw nothing, so the call hands over no
+/// context (a JavaScript source's draw is NaN, as in the wasm tests).
+#[wasm_bindgen(js_name = sigilOwn)]
 pub fn sigil(schedule: bool) -> f64 {
     sigil_from(schedule, &JsValue::UNDEFINED)
 }

@@ -174,9 +174,47 @@ texts! {
     JitterNeedsSource = "given with a seed or a random stream (the Rust API has no default source)",
 }
 
+/// The wordings a call of `backoff-wasm/sigil` can record: its option checks
+/// (`bindings::sigil`), a bad draw of its `random`, `seed` together with `random`, and
+/// `seededRandom`'s seed check. That entry point's JavaScript carries only these
+/// (`SIGIL_WORDING` in js/engine/boundary.ts), not every wording.
+pub const SIGIL: [T; 18] = [
+    T::Attempt,
+    T::AttemptNumber,
+    T::Options,
+    T::ObjectOrUndefined,
+    T::OptionName,
+    T::SigilNames,
+    T::BaseDelayMs,
+    T::MaxDelayMs,
+    T::NonNegative,
+    T::Jitter,
+    T::SigilJitter,
+    T::Random,
+    T::UnitDraw,
+    T::Seed,
+    T::SeedExpected,
+    T::SeedAndRandom,
+    T::MaxAttempts,
+    T::ScheduleAttempts,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every wording `bindings::sigil` names is in [`SIGIL`].
+    #[test]
+    fn sigil_wordings_cover_its_checks() {
+        let source = include_str!("../bindings/sigil.rs");
+        let named: Vec<&str> =
+            source.split("T::").skip(1).map(|s| s.split(|c: char| !c.is_alphanumeric()).next().unwrap()).collect();
+        assert!(named.len() > 10);
+        let listed: Vec<String> = SIGIL.iter().map(|t| format!("{t:?}")).collect();
+        for n in named {
+            assert!(listed.iter().any(|l| l == n), "{n} is named in bindings/sigil.rs but not in wording::SIGIL");
+        }
+    }
 
     #[test]
     fn slices() {
