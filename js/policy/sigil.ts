@@ -72,18 +72,20 @@ export interface RetryScheduleOptions extends BackoffOptions {
 // the required parameters, as the original's `options = {}` does: nextDelayMs.length is 1,
 // retrySchedule.length and totalRetryWindowMs.length 0.
 export function nextDelayMs(attempt: number, options: BackoffOptions | undefined = undefined): number {
-  if (options === undefined && typeof attempt === "number" && (DEFAULT_DELAYS[attempt] as number) >= 0) {
+  const pure = options === undefined && defaultIsPure();
+  if (pure && typeof attempt === "number" && (DEFAULT_DELAYS[attempt] as number) >= 0) {
     return DEFAULT_DELAYS[attempt] as number;
   }
   const d = sigil(false, attempt, options, Math.random);
-  if (options === undefined && attempt >>> 0 === attempt && attempt < DEFAULT_DELAYS.length) DEFAULT_DELAYS[attempt] = d;
+  if (pure && attempt >>> 0 === attempt && attempt < DEFAULT_DELAYS.length) DEFAULT_DELAYS[attempt] = d;
   return d;
 }
 
 /**
  * The waits of Sigil's default policy (no options: no jitter, so a pure function of the
  * attempt) that Rust computed so far, by attempt (`NaN` where not asked yet): a repeated
- * `nextDelayMs(n)` is a read of them, with no wasm call. Only valid attempts are stored.
+ * `nextDelayMs(n)` is a read of them, with no wasm call. Only valid attempts are stored, and
+ * they are read and stored only while `defaultIsPure()`.
  */
 const DEFAULT_DELAYS = new Float64Array(64).fill(NaN);
 
@@ -94,12 +96,24 @@ const DEFAULT_DELAYS = new Float64Array(64).fill(NaN);
  *   1 000 001 (a bigger schedule would exhaust memory; the original hangs or crashes there).
  */
 export function retrySchedule(options: RetryScheduleOptions | undefined = undefined): number[] {
-  if (options === undefined) return (defaultSchedule ??= schedule(undefined)).slice();
+  if (options === undefined && defaultIsPure()) return (defaultSchedule ??= schedule(undefined)).slice();
   return schedule(options);
 }
 
 /** Sigil's default schedule as Rust computed it on first use (no jitter: the same every time). */
 let defaultSchedule: number[] | undefined;
+
+/**
+ * Whether the default policy is the pure one the memos above hold: with no options, the
+ * options are read from a plain object, so an option name inherited from
+ * `Object.prototype` is read as Sigil reads it; while one is there, the default is neither
+ * computed from nor stored into the memos.
+ */
+function defaultIsPure(): boolean {
+  const o = NO_OPTIONS;
+  return o.baseDelayMs === undefined && o.maxDelayMs === undefined && o.jitter === undefined &&
+    o.random === undefined && o.seed === undefined && o.maxAttempts === undefined;
+}
 
 /** `retrySchedule`'s work: validate once, then one wasm call per retry. */
 function schedule(options: RetryScheduleOptions | undefined): number[] {

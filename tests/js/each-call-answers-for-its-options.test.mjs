@@ -5,7 +5,7 @@
 // Proxy that changes its keys.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nextDelayMs, seededRandom, SigilError } from "../../pkg/dist/esm/sigil.js";
+import { nextDelayMs, retrySchedule, totalRetryWindowMs, seededRandom, SigilError } from "../../pkg/dist/esm/sigil.js";
 import { Backoff } from "../../pkg/dist/esm/policy.js";
 import { createBackoff } from "../../pkg/dist/esm/backoff.js";
 import { createRandom } from "../../pkg/dist/esm/random.js";
@@ -133,4 +133,36 @@ test("nextDelayMs: a Proxy whose keys change while they are read leaves no unkno
   assert.throws(() => nextDelayMs(2, { bogus: 7 }), unknown);
   assert.throws(() => nextDelayMs(2, { bogus: 7 }), unknown);
   assert.equal(nextDelayMs(2, { baseDelayMs: 7 }), 14);
+});
+
+test("Sigil without options answers for what Object.prototype carries at each call, before and after", () => {
+  // Fresh answers first, so the no-options answers are the ones a later call could reuse.
+  assert.equal(nextDelayMs(1), 1000);
+  assert.equal(nextDelayMs(4), 8000);
+  assert.deepEqual(retrySchedule(), [1000, 2000, 4000, 8000, 16000, 32000, 64000]);
+  Object.prototype.baseDelayMs = 1;
+  try {
+    assert.equal(nextDelayMs(1), 1);
+    assert.equal(nextDelayMs(4), 8);
+    assert.equal(nextDelayMs(5), 16);
+    assert.deepEqual(retrySchedule(), [1, 2, 4, 8, 16, 32, 64]);
+    assert.equal(totalRetryWindowMs(), 127);
+  } finally {
+    delete Object.prototype.baseDelayMs;
+  }
+  assert.equal(nextDelayMs(1), 1000);
+  assert.equal(nextDelayMs(5), 16000);
+  assert.deepEqual(retrySchedule(), [1000, 2000, 4000, 8000, 16000, 32000, 64000]);
+  assert.equal(totalRetryWindowMs(), 127000);
+  Object.prototype.jitter = 1;
+  Object.prototype.random = () => 1;
+  try {
+    assert.equal(nextDelayMs(3), 0);
+    assert.equal(nextDelayMs(6), 0);
+  } finally {
+    delete Object.prototype.jitter;
+    delete Object.prototype.random;
+  }
+  assert.equal(nextDelayMs(3), 4000);
+  assert.equal(nextDelayMs(6), 32000);
 });
