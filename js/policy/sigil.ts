@@ -174,9 +174,8 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   }
   const { baseDelayMs: base, maxDelayMs: max, jitter, random, seed } = o;
   const attempts = schedule ? o.maxAttempts : undefined;
-  // A `seededRandom` function's stream is a constant of the function (a read-only,
-  // non-configurable property): its draws are taken in wasm.
-  const stream = typeof random === "function" ? (random as { [SEEDED]?: Words })[SEEDED] : undefined;
+  // A `seededRandom` function's draws are taken in wasm; any other function is called.
+  const stream = streamOf(random);
   const source = random ?? fallback;
   if (read !== undefined) {
     read.random = source;
@@ -221,9 +220,18 @@ export function seededRandom(seed: Seed): () => number {
   const stream = seedWords(seed, SIGIL_WORDING);
   const random = () => stream.next();
   // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
-  Object.defineProperty(random, SEEDED, { value: stream });
+  STREAMS.set(random, stream);
   return random;
 }
 
-/** The stream behind a `seededRandom` function. */
-const SEEDED: unique symbol = Symbol("backoff-wasm.seededRandom");
+/**
+ * The stream behind each function `seededRandom` made, keyed by that very function: a `Proxy`
+ * of one, a function whose prototype is one or a copy is another object, absent here, and is
+ * called as any other `random`.
+ */
+const STREAMS = /* @__PURE__ */ new WeakMap<object, Words>();
+
+/** The stream of `random` when it is a function `seededRandom` made, else `undefined`. */
+function streamOf(random: unknown): Words | undefined {
+  return typeof random === "function" ? STREAMS.get(random) : undefined;
+}

@@ -226,6 +226,13 @@ export default (t, lib, entries) => {
     const spread = { ...createRandom("spread") };
     const spreadTwin = createRandom("spread");
     t.eq(createBackoff({ base: 1000, jitter: 0.25, random: spread }).delay(3), Math.round(4000 * spreadTwin.float(0.75, 1.25)));
+    // Sigil's seededRandom functions are bare `() => number` sources: a Proxy of one, or a
+    // function inheriting from one, is called.
+    const apply = new Proxy(lib.seededRandom(1), { apply: () => 1 });
+    t.eq(createBackoff({ base: 100, jitter: "full", random: apply }).delay(3), 400);
+    t.eq(Backoff.exponential(100).jitter("full").random(apply).delay(3), 400);
+    const inheriting = Object.setPrototypeOf(() => 0.5, lib.seededRandom(1));
+    t.eq(createBackoff({ base: 100, jitter: 0.5, random: inheriting }).delay(3), 400);
   });
 
   t.test("an object with both float and next is used through float", () => {

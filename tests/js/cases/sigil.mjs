@@ -244,6 +244,26 @@ export default (t, lib, entries) => {
     t.eq(a, expected);
   });
 
+  t.test("only the function seededRandom made draws as its stream: a Proxy of one or a function inheriting from one is called", () => {
+    const apply = new Proxy(seededRandom(1), { apply: () => 1 });
+    t.eq(nextDelayMs(4, { jitter: 0.25, random: seededRandom(1) }), 6462, "the stream itself");
+    t.eq(nextDelayMs(4, { jitter: 0.25, random: apply }), 6000, "a Proxy whose apply answers 1");
+    t.eq(retrySchedule({ maxAttempts: 3, jitter: 0.5, random: apply }), [500, 1000]);
+    t.eq(totalRetryWindowMs({ maxAttempts: 3, jitter: 0.5, random: apply }), 1500);
+    const inheriting = Object.setPrototypeOf(() => 0, seededRandom(1));
+    t.eq(nextDelayMs(4, { jitter: 0.25, random: inheriting }), 8000, "a function whose prototype is a stream");
+    t.eq(retrySchedule({ maxAttempts: 3, jitter: 0.5, random: inheriting }), [1000, 2000]);
+    t.eq(sigilEntry.nextDelayMs(4, { jitter: 0.25, random: apply }), 6000, "/sigil");
+    // A Proxy with no trap calls the function, which draws from the stream it wraps.
+    const f = seededRandom("proxied");
+    const calls = [];
+    const counted = new Proxy(f, { apply: (target, self, args) => (calls.push(args), Reflect.apply(target, self, args)) });
+    const twin = createRandom("proxied");
+    t.eq(nextDelayMs(4, { jitter: 0.25, random: counted }), Math.round(8000 * (1 - 0.25 * twin.next())));
+    t.eq(calls, [[]], "called once, with no arguments");
+    t.eq(f(), twin.next(), "the stream moved on by that one draw");
+  });
+
   t.test("unknown option names and non-object options are SigilError", () => {
     sigilError(() => nextDelayMs(1, { baseDelay: 5 }), "typo baseDelay");
     sigilError(() => nextDelayMs(1, 5), "options 5");
