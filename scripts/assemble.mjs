@@ -222,11 +222,6 @@ const SOURCES = {
   duration: "policy/duration", policy: "policy/policy", chart: "tools/chart", retry: "runtime/retry",
   queues: "queues/queues", "p-retry": "p-retry/p-retry", cli: "tools/cli",
 };
-/**
- * Entry points whose CommonJS file is a bundle of its own, not a re-export of dist/cjs/index.js
- * (which instantiates the wasm when required): `/p-retry` loads no WebAssembly in any tree.
- */
-const CJS_ALONE = ["p-retry"];
 for (const e of [...entries, "cli"]) if (!SOURCES[e]) throw new Error(`assemble: no source listed for the entry point ${e}`);
 manifest.exports = Object.fromEntries([
   ...entries.map((e) => [e === "index" ? "." : `./${e}`, {
@@ -476,10 +471,47 @@ function esmTree(name, loader, { external = [], extra = [], first } = {}) {
 }
 
 /**
- * Entry points that load no wasm: the node tree's files of them re-export from dist/node/base.js,
- * which holds no wasm, instead of from dist/node/lib.js.
+ * Entry points that load no wasm: the node and CommonJS trees' files of them re-export from
+ * base.js, which holds no wasm, instead of from the tree's main bundle (dist/node/lib.js,
+ * dist/cjs/index.js).
  */
 const WASM_FREE = ["duration", "p-retry"];
+
+/**
+ * Bundles the main entry of the staged tree `dir` (as `main`) and a staged entry exporting the
+ * names of the {@link WASM_FREE} entry points, with code splitting, into `out`: `main`.js and
+ * base.js, esbuild's chunk of the code they share, which holds all the wasm-free entry points
+ * need and imports nothing. Returns the map from each name of the main entry that a wasm-free
+ * entry point exports to base.js's name of the same binding.
+ */
+function splitWasmFree(names, dir, out, main, options) {
+  const wasmFree = new Map();
+  for (const e of WASM_FREE) for (const [n, k] of names[e]) wasmFree.set(k, `export { ${n} as ${k} } from "./${SOURCES[e]}.js";`);
+  writeFileSync(join(dir, "wasm-free.js"), `${[...wasmFree.values()].join("\n")}\n`);
+  buildSync({
+    ...minified, entryPoints: [{ in: join(dir, "index.js"), out: main }, { in: join(dir, "wasm-free.js"), out: "wasm-free" }],
+    outdir: out, format: "esm", splitting: true, chunkNames: "base", banner: { js: banner }, ...options,
+  });
+  const built = readdirSync(out).sort();
+  const want = ["base.js", `${main}.js`, "wasm-free.js"].sort();
+  if (built.join() !== want.join()) throw new Error(`assemble: the bundle in ${out} is not ${main}.js and one chunk, base.js: ${built}`);
+  // esbuild's wasm-free entry: `import{a,b as c,…}from"./base.js";export{a as A,c as B,…};`,
+  // read as the map from each name of the main entry to base.js's name of the same binding.
+  const parsed = /^import\{([\w$, ]*)\}from"\.\/base\.js";export\{([\w$, ]*)\};$/
+    .exec(readFileSync(join(out, "wasm-free.js"), "utf8").slice(banner.length).replace(/\n/g, "").trim());
+  if (!parsed) throw new Error(`assemble: esbuild's wasm-free entry in ${out} is not one import from base.js and one export`);
+  const local = new Map(clause(parsed[1]).map(([inBase, as]) => [as ?? inBase, inBase]));
+  const inBase = new Map(clause(parsed[2]).map(([l, as]) => [as ?? l, local.get(l)]));
+  if ([...wasmFree.keys()].some((k) => !inBase.get(k))) throw new Error(`assemble: base.js in ${out} lacks a name of a wasm-free entry point`);
+  rmSync(join(out, "wasm-free.js"));
+  for (const f of [`${main}.js`, "base.js"]) writeFileSync(join(out, f), unsplitStrings(readFileSync(join(out, f), "utf8")));
+  return inBase;
+}
+
+/** The pairs of an import or export clause's text (`a,b as c`): `[["a"], ["b", "c"]]`. */
+function clause(text) {
+  return text.split(",").map((p) => p.trim()).filter(Boolean).map((p) => p.split(/\s+as\s+/));
+}
 
 /**
  * The node tree: every entry point is one small file re-exporting its names, under the names of
@@ -497,27 +529,7 @@ const WASM_FREE = ["duration", "p-retry"];
 function nodeTree(names) {
   const dir = staged("node", "node.js");
   const out = join(pkg, "dist", "node");
-  const wasmFree = new Map();
-  for (const e of WASM_FREE) for (const [n, k] of names[e]) wasmFree.set(k, `export { ${n} as ${k} } from "./${SOURCES[e]}.js";`);
-  writeFileSync(join(dir, "wasm-free.js"), `${[...wasmFree.values()].join("\n")}\n`);
-  buildSync({
-    ...minified, entryPoints: [{ in: join(dir, "index.js"), out: "lib" }, { in: join(dir, "wasm-free.js"), out: "wasm-free" }],
-    outdir: out, format: "esm", splitting: true, chunkNames: "base",
-    platform: "neutral", target: "es2022", external: ["node:*", "../esm/wasm-js.js"], banner: { js: banner },
-  });
-  const built = readdirSync(out).sort();
-  if (built.join() !== "base.js,lib.js,wasm-free.js") throw new Error(`assemble: the node tree's bundle is not lib.js and one chunk, base.js: ${built}`);
-  // esbuild's wasm-free entry: `import{a,b as c,…}from"./base.js";export{a as A,c as B,…};`,
-  // read as the map from each name of the main entry to base.js's name of the same binding.
-  const parsed = /^import\{([\w$, ]*)\}from"\.\/base\.js";export\{([\w$, ]*)\};$/
-    .exec(readFileSync(join(out, "wasm-free.js"), "utf8").slice(banner.length).replace(/\n/g, "").trim());
-  if (!parsed) throw new Error("assemble: esbuild's wasm-free entry of the node tree is not one import from base.js and one export");
-  const clause = (text) => text.split(",").filter(Boolean).map((p) => p.trim().split(/\s+as\s+/));
-  const local = new Map(clause(parsed[1]).map(([inBase, as]) => [as ?? inBase, inBase]));
-  const inBase = new Map(clause(parsed[2]).map(([l, as]) => [as ?? l, local.get(l)]));
-  if ([...wasmFree.keys()].some((k) => !inBase.get(k))) throw new Error("assemble: base.js of the node tree lacks a name of a wasm-free entry point");
-  rmSync(join(out, "wasm-free.js"));
-  for (const f of ["lib.js", "base.js"]) writeFileSync(join(out, f), unsplitStrings(readFileSync(join(out, f), "utf8")));
+  const inBase = splitWasmFree(names, dir, out, "lib", { platform: "neutral", target: "es2022", external: ["node:*", "../esm/wasm-js.js"] });
   classNames(out);
   const lib = readFileSync(join(out, "lib.js"), "utf8");
   writeFileSync(join(out, "lib.js"), `${lib}function __backoffWasmBase64(){return"${wasmBytes.toString("base64")}"}\n`);
@@ -580,62 +592,82 @@ async function namesInIndex(dir) {
 }
 
 /**
- * The CommonJS tree: index.js is the main entry bundled with the CommonJS loader
- * as ESM whose only module syntax is its closing `export{a as B,…};`, turned into
- * `module.exports={B:a,…};` (smaller than esbuild's CommonJS output, which
- * adds a live-binding getter per export); the wasm text follows as the hoisted
- * function the loader calls. Each other entry point re-exports its names.
+ * The CommonJS tree: index.js is the main entry bundled with the CommonJS loader and base.js
+ * the code the {@link WASM_FREE} entry points load ({@link splitWasmFree}), both as ESM whose
+ * only module syntax is index.js's opening import from base.js and each one's closing
+ * `export{a as B,…};`. The export becomes `module.exports={B:a,…};` (smaller than esbuild's
+ * CommonJS output, which adds a live-binding getter per export) and the import a destructuring
+ * `require("./base.js")` (every binding it reads is one base.js never assigns again, checked,
+ * so the copy is the binding); the wasm text follows index.js's code as the hoisted function
+ * the loader calls. Each other entry point re-exports its names from index.js, the wasm-free
+ * ones from base.js: `require("backoff-wasm/p-retry")` loads no wasm, and a name is the same
+ * value from every entry point (`AbortError` of `/p-retry` is the index's).
  */
 function cjsTree(names) {
   const dir = staged("cjs", "cjs.js");
   const out = join(pkg, "dist", "cjs");
-  const file = join(out, "index.js");
-  buildSync({
-    ...minified, entryPoints: [join(dir, "index.js")], outfile: file, format: "esm",
-    platform: "neutral", target: "node20", external: ["node:*"], banner: { js: banner },
-  });
+  const inBase = splitWasmFree(names, dir, out, "index", { platform: "neutral", target: "node20", external: ["node:*"] });
   classNames(out);
-  const code = unsplitStrings(readFileSync(file, "utf8"));
-  const m = /export\s*\{([\w$\s,]+)\};\n((?:\/\/# sourceMappingURL=[^\n]+\n)?)$/.exec(code);
-  const body = m ? code.slice(0, m.index) : "";
-  if (!m || /(^|[;}])(import|export)\b/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
-    throw new Error(`assemble: ${file} is not an ESM bundle with one closing export`);
+  const base = esmParts(join(out, "base.js"), false);
+  writeFileSync(join(out, "base.js"), `"use strict";${base.banner}${base.body}module.exports={${base.exports.map(([l, n]) => `${n}:${l}`).join(",")}};\n`);
+  const index = esmParts(join(out, "index.js"), true);
+  const baseLocal = new Map(base.exports.map(([l, n]) => [n, l]));
+  for (const [n] of index.imports) {
+    if (!baseLocal.has(n)) throw new Error(`assemble: dist/cjs/index.js imports ${n}, which base.js does not export`);
+    if (!neverReassigned(base.body, baseLocal.get(n))) throw new Error(`assemble: base.js of the CommonJS tree assigns ${n} again: a require would copy a stale value`);
   }
-  const pairs = m[1].split(",").map((p) => p.trim()).filter(Boolean).map((p) => p.split(" as "))
-    .map(([local, name]) => `${name ?? local}:${local}`);
-  writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};\n` +
+  const required = `const{${index.imports.map(([n, l]) => (n === l ? n : `${n}:${l}`)).join(",")}}=require("./base.js");`;
+  writeFileSync(join(out, "index.js"), `"use strict";${index.banner}${required}${index.body}` +
+    `module.exports={${index.exports.map(([l, n]) => `${n}:${l}`).join(",")}};\n` +
     `function __backoffWasmText(){return "${wasmText}"}\n` +
-    `function __backoffJsBuild(){return require("../esm/wasm-js.js")}\n${m[2]}`);
-  for (const e of entries.filter((e) => e !== "index" && !CJS_ALONE.includes(e))) {
-    const text = `"use strict";\nconst m = require("./index.js");\n${names[e].map(([n, k]) => `exports.${n} = m.${k};`).join("\n")}\n`;
-    writeFileSync(join(out, `${e}.js`), text);
+    `function __backoffJsBuild(){return require("../esm/wasm-js.js")}\n`);
+  for (const e of entries.filter((e) => e !== "index")) {
+    const free = WASM_FREE.includes(e);
+    const from = free ? "base" : "index";
+    const lines = names[e].map(([n, k]) => `exports.${n} = m.${free ? inBase.get(k) : k};`);
+    // A default export: marked `__esModule`, so TypeScript's and bundlers' interop read it as `default`.
+    if (names[e].some(([n]) => n === "default")) lines.push(`Object.defineProperty(exports, "__esModule", { value: true });`);
+    writeFileSync(join(out, `${e}.js`), `"use strict";\nconst m = require("./${from}.js");\n${lines.join("\n")}\n`);
   }
-  for (const e of CJS_ALONE) cjsAlone(dir, out, e);
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 }
 
 /**
- * An entry point of {@link CJS_ALONE} as one CommonJS file: bundled from the staged wrappers
- * as ESM with one closing export, turned into `module.exports` as index.js is, marked
- * `__esModule` so that a default export is what TypeScript's and bundlers' interop read as
- * `default`. Its classes are branded (instanceof holds against index.js's copies).
+ * The parts of a bundle of the CommonJS tree (ESM, as esbuild wrote it): the banner, the
+ * opening `import{…}from"./base.js";` when `importsBase` (as `[name in base.js, local]`
+ * pairs), the code, and the closing export (as `[local, exported]` pairs).
+ * @throws Error when the file has any other import or export.
  */
-function cjsAlone(dir, out, e) {
-  const file = join(out, `${e}.js`);
-  buildSync({
-    ...minified, entryPoints: [join(dir, `${SOURCES[e]}.js`)], outfile: file, format: "esm",
-    platform: "neutral", target: "node20", external: ["node:*"], banner: { js: banner },
-  });
-  classNames(out);
-  const code = unsplitStrings(readFileSync(file, "utf8"));
-  const m = /export\s*\{([\w$\s,]+)\};\n$/.exec(code);
-  const body = m ? code.slice(0, m.index) : "";
-  if (!m || /(^|[;}])(import|export)\b/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
-    throw new Error(`assemble: ${file} is not an ESM bundle with one closing export`);
+function esmParts(file, importsBase) {
+  const code = readFileSync(file, "utf8");
+  if (!code.startsWith(`${banner}\n`)) throw new Error(`assemble: ${file} does not start with the banner`);
+  let rest = code.slice(banner.length + 1);
+  let imports = [];
+  if (importsBase) {
+    const i = /^import\{([\w$,\s]*)\}from"\.\/base\.js";/.exec(rest);
+    if (!i) throw new Error(`assemble: ${file} does not open with one import from base.js`);
+    imports = clause(i[1]).map(([n, l]) => [n, l ?? n]);
+    rest = rest.slice(i[0].length);
   }
-  const pairs = m[1].split(",").map((p) => p.trim()).filter(Boolean).map((p) => p.split(" as "))
-    .map(([local, name]) => `${name ?? local}:${local}`);
-  writeFileSync(file, `"use strict";${body}module.exports={${pairs.join(",")}};Object.defineProperty(module.exports,"__esModule",{value:true});\n`);
+  const m = /export\s*\{([\w$\s,]+)\};\n$/.exec(rest);
+  const body = m ? rest.slice(0, m.index) : "";
+  if (!m || /(^|[;}])(import|export)\b/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
+    throw new Error(`assemble: ${file} is not an ESM bundle with ${importsBase ? "one import from base.js and " : ""}one closing export`);
+  }
+  return { banner: `${banner}\n`, imports, body, exports: clause(m[1]).map(([l, n]) => [l, n ?? l]) };
+}
+
+/**
+ * Whether minified `code` never assigns its top-level binding `name` after declaring it: a
+ * function or class declaration that nothing assigns, or a `var` with an initializer (a class
+ * expression's included), the one assignment there is (a `var name;` set later, as a lazily made value is, fails).
+ */
+function neverReassigned(code, name) {
+  const n = name.replace(/\$/g, "\\$");
+  const writes = code.match(new RegExp(`(?<![\\w$.])${n}(?:=(?![=>])|\\+\\+|--|(?:[-+*/%&|^]|\\*\\*|<<|>>>?|&&|\\|\\||\\?\\?)=)`, "g"))?.length ?? 0;
+  if (new RegExp(`(?:^|[;}\\n])(?:async )?(?:function\\*?|class) ${n}(?![\\w$])`).test(code)) return writes === 0;
+  const bare = new RegExp(`(?:\\b(?:var|let) |,)${n}(?=[;,])`).test(code);
+  return writes === 1 && !bare;
 }
 
 glue();

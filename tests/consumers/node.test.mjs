@@ -40,6 +40,31 @@ console.log(JSON.stringify({
 }));
 `;
 
+// Every entry point's exports, loaded with `load` (`require` or `import()`), against the root's:
+// each is the value of the same name there (or of the root's name for it: /p-retry's default is
+// pRetry, /duration's parse is parseDuration); /p-retry's AbortError across the two, both ways.
+const sameValues = (load) => `
+const subpaths = ["sigil", "backoff", "random", "duration", "policy", "chart", "retry", "p-retry", "queues"];
+const root = ${load('"backoff-wasm"')};
+const differ = [];
+for (const s of subpaths) {
+  const entry = ${load("`backoff-wasm/${s}`")};
+  for (const [name, value] of Object.entries(entry)) {
+    if (name === "__esModule") continue;
+    const own = name === "default" ? root.pRetry : name in root ? root[name] : Object.values(root).find((v) => v === value);
+    if (own !== value) differ.push(s + " " + name);
+  }
+}
+const pRetry = ${load('"backoff-wasm/p-retry"')};
+console.log(JSON.stringify({
+  differ,
+  abortError: pRetry.AbortError === root.AbortError,
+  makeRetriable: pRetry.makeRetriable === root.makeRetriable,
+  pRetry: pRetry.default === root.pRetry,
+  instanceof: [new pRetry.AbortError("x") instanceof root.AbortError, new root.AbortError("x") instanceof pRetry.AbortError],
+}));
+`;
+
 const consumer = () =>
   project("node", {
     files: {
@@ -48,6 +73,8 @@ const consumer = () =>
       "esm.mjs": `import probe from "./probe.js";\nconsole.log(JSON.stringify(probe()));\n`,
       "cjs.cjs": `"use strict";\nconsole.log(JSON.stringify(require("./probe.cjs")()));\n`,
       "dual.mjs": DUAL,
+      "same-values.cjs": `"use strict";${sameValues((m) => `require(${m})`)}`,
+      "same-values.mjs": sameValues((m) => `await import(${m})`),
     },
   });
 
@@ -91,6 +118,16 @@ test("`require` and `import` in one process: both load, errors are instanceof ac
     cross: seededSchedule,
     crossBack: seededSchedule,
   });
+});
+
+test("every entry point exports the root's own values, by `require` and by `import`: /p-retry's AbortError is the root's", () => {
+  const { dir } = consumer();
+  const want = { differ: [], abortError: true, makeRetriable: true, pRetry: true, instanceof: [true, true] };
+  for (const file of ["same-values.cjs", "same-values.mjs"]) {
+    const r = run(process.execPath, [file], { cwd: dir });
+    assert.deepEqual(JSON.parse(r.stdout), want, file);
+    assert.equal(r.stderr, "");
+  }
 });
 
 test("`npx backoff-wasm schedule` in the consumer prints Sigil's default table", () => {
