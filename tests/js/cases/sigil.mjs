@@ -244,6 +244,14 @@ export default (t, lib, entries) => {
     t.eq(a, expected);
   });
 
+  t.test("seed: keyed jitter, the draw of retry n is createRandom(seed + ' ' + n).next(); not with random", () => {
+    t.eq(nextDelayMs(4, { jitter: 0.25, seed: "s" }), 6458);
+    t.eq(nextDelayMs(4, { jitter: 0.25, seed: "s" }), Math.round(8000 * (1 - 0.25 * createRandom("s 4").next())));
+    t.eq(retrySchedule({ maxAttempts: 3, jitter: 0.5, seed: 7 }), [1, 2].map((n) => Math.round(1000 * 2 ** (n - 1) * (1 - 0.5 * createRandom(`7 ${n}`).next()))));
+    t.throws(() => nextDelayMs(4, { jitter: 0.25, seed: "s", random: () => 1 }), { instance: TypeError, includes: ["seed", "random"] });
+    sigilError(() => nextDelayMs(4, { jitter: 0.25, seed: true }), "seed true", ["seed"]);
+  });
+
   t.test("only the function seededRandom made draws as its stream: a Proxy of one or a function inheriting from one is called", () => {
     const apply = new Proxy(seededRandom(1), { apply: () => 1 });
     t.eq(nextDelayMs(4, { jitter: 0.25, random: seededRandom(1) }), 6462, "the stream itself");
