@@ -203,6 +203,15 @@ export default (t, lib, entries) => {
     t.eq(inner, [5, 10]);
   });
 
+  t.test("nextDelayMs knows maxAttempts but neither reads nor checks it (only a schedule does)", () => {
+    t.eq(nextDelayMs(2, { maxAttempts: -5 }), 2000);
+    t.eq(nextDelayMs(2, { maxAttempts: "8", baseDelayMs: 10 }), 20);
+    let reads = 0;
+    t.eq(nextDelayMs(3, { get maxAttempts() { reads++; throw new Error("read"); } }), 4000);
+    t.eq(reads, 0, "the getter does not run");
+    sigilError(() => retrySchedule({ maxAttempts: -5 }), "retrySchedule maxAttempts -5", ["maxAttempts", "-5"]);
+  });
+
   t.test("retrySchedule: maxAttempts 0, 1.5, -1, NaN, Infinity, '8', null are SigilError", () => {
     for (const n of [0, 1.5, -1, NaN, Infinity, "8", null, true]) {
       sigilError(() => retrySchedule({ maxAttempts: n }), `maxAttempts ${t.show(n)}`, ["maxAttempts"]);
