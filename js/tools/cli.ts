@@ -20,7 +20,8 @@ Prints the wait before each retry, the time elapsed since the first failure,
 and the total retry window. With no options: @sigil/core's default schedule
 (8 attempts in total, 1 s doubling, capped at 1 h, no jitter).
 
-Options (durations are ms or text such as "5s", "2 minutes"):
+Options (durations are ms or text such as "5s", "2 minutes"; counts, <n>, are
+plain decimal digits):
   --base <duration>     first wait (default 1s)
   --max <duration>      ceiling of any wait before jitter (default 1h; "none"
                         for unbounded)
@@ -41,7 +42,8 @@ Options (durations are ms or text such as "5s", "2 minutes"):
                         █ the shortest possible wait, ░ the jitter band,
                         ● this run's wait
   --svg <file>          also write the schedule as an SVG chart (scheduleSvg;
-                        1 to 200 retries, so --attempts 2 to 201)
+                        1 to 200 retries, so --attempts 2 to 201); "-" writes
+                        the SVG to standard output instead of the table
   -h, --help            this text
   --version             the package version
 
@@ -174,19 +176,24 @@ function numberArg(flag: string, text: string): number {
   return n;
 }
 
+/** A count as typed on a command line: plain decimal digits (`8`, `0`, `007`), nothing else. */
+const COUNT_TEXT = /^[0-9]+$/;
+
 /**
- * A count flag (`--attempts`, `--free`) as a number ({@link numberArg}), unless it is a whole
- * number that a double cannot hold exactly (2^53 and above, as digits or with an exponent):
- * then the error quotes what was typed, not the rounded number an option check would see
- * (durations round as the duration parser does).
+ * A count flag (`--attempts`, `--free`) as a number: plain decimal digits ({@link COUNT_TEXT}),
+ * so a space, a sign, a fraction or an exponent (`" 3"`, `1e3`, `2.0`) is an error quoting what
+ * was typed, and so is a count that a double cannot hold exactly (2^53 and above), not the
+ * rounded number an option check would see. The value (0 included) is then the option's to check.
  */
 function countArg(flag: string, text: string): number {
-  // A count too large for a double (`1e400`, Infinity as one) is too large a whole number too.
-  const n = NUMBER_TEXT.test(text.trim()) ? Number(text) : NaN;
-  if (n === Infinity || (Number.isInteger(n) && !Number.isSafeInteger(n))) {
+  if (!COUNT_TEXT.test(text)) {
+    throw new UsageError(`${flag} must be a whole number in plain decimal digits; received ${JSON.stringify(text)}`);
+  }
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) {
     throw new UsageError(`${flag} must be a whole number below 2^53 (9007199254740992); received ${JSON.stringify(text)}`);
   }
-  return numberArg(flag, text);
+  return n;
 }
 
 /**
@@ -322,6 +329,11 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
     if (!["table", "json", "csv"].includes(format)) throw new UsageError(`--format must be table, json or csv; received ${JSON.stringify(format)}`);
     if (values.chart && format !== "table") throw new UsageError(`--chart draws instead of a table; it cannot be combined with --format ${format}`);
     if (values.seed !== undefined && values.jitter === undefined) throw new UsageError("--seed keys the jitter draws; give --jitter too");
+    // `--svg -`: the SVG is the output, so nothing else may be asked to print there.
+    const svgOut = values.svg === "-";
+    if (svgOut && (values.chart || seen.has("format"))) {
+      throw new UsageError(`--svg - writes the SVG to standard output in place of the table; it cannot be combined with ${values.chart ? "--chart" : `--format ${format}`}`);
+    }
     let policy;
     let schedule: number[];
     try {
@@ -352,6 +364,10 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       // A single attempt has no retry to draw (a chart of retry 1 would show a wait never taken).
       if (rows.length === 0) throw new UsageError("--svg draws the retries, and --attempts 1 has none (--attempts 2 or more)");
       const svg = scheduleSvg(policy, { retries: rows.length });
+      if (svgOut) {
+        out(svg);
+        return 0;
+      }
       try {
         writeFileSync(values.svg as string, svg);
       } catch (e) {

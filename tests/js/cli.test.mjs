@@ -91,14 +91,35 @@ test("a number too large for a double (1e400) is a usage error naming the flag a
     ["--max", "2e308", 'backoff-wasm: --max must be a finite number (at most 1.7976931348623157e308); received "2e308"\n'],
     ["--steps", "10,1e400", 'backoff-wasm: --steps must be a finite number (at most 1.7976931348623157e308); received "1e400"\n'],
     ["--jitter", "1e400", 'backoff-wasm: --jitter must be a finite number (at most 1.7976931348623157e308); received "1e400"\n'],
-    ["--attempts", "1e400", 'backoff-wasm: --attempts must be a whole number below 2^53 (9007199254740992); received "1e400"\n'],
-    ["--free", "1e400", 'backoff-wasm: --free must be a whole number below 2^53 (9007199254740992); received "1e400"\n'],
   ]) {
     const r = run("schedule", `${flag}=${text}`);
     assert.equal(r.status, 2, `${flag} ${text}`);
     assert.equal(r.stdout, "");
     assert.equal(r.stderr, expected);
   }
+});
+
+test("a count (--attempts, --free) is plain decimal digits: anything else, or 2^53 and above, is a usage error quoting the text", () => {
+  const digits = (flag, text) => `backoff-wasm: ${flag} must be a whole number in plain decimal digits; received ${JSON.stringify(text)}\n`;
+  const below = (flag, text) => `backoff-wasm: ${flag} must be a whole number below 2^53 (9007199254740992); received ${JSON.stringify(text)}\n`;
+  for (const flag of ["--attempts", "--free"]) {
+    for (const text of [" 3", "3 ", "1e3", "3.0", "+3", "-1", "0x10", "1_000", "", "1e400", "1e-400", "\u0663"]) {
+      const r = run("schedule", `${flag}=${text}`);
+      assert.equal(r.status, 2, `${flag} ${JSON.stringify(text)}`);
+      assert.equal(r.stdout, "");
+      assert.equal(r.stderr, digits(flag, text));
+    }
+    for (const text of ["9007199254740992", "1".repeat(400)]) {
+      const r = run("schedule", `${flag}=${text}`);
+      assert.equal(r.status, 2, `${flag} ${text}`);
+      assert.equal(r.stderr, below(flag, text));
+    }
+  }
+  // Digits, leading zeros included, are the count; its range is the option's to check.
+  const csv = (...args) => run("schedule", "--format", "csv", ...args);
+  assert.equal(csv("--attempts", "003", "--free", "01").stdout, "retry,delay_ms,elapsed_ms\n1,0,0\n2,1000,1000\n");
+  const zero = run("schedule", "--attempts", "0");
+  assert.equal(zero.stderr, "backoff-wasm: --attempts: maxAttempts must be an integer >= 1; received 0\n");
 });
 
 test("a number that is not zero but too small for a double (1e-400, 1e-320) is a usage error quoting the text, not 0", () => {
@@ -114,8 +135,6 @@ test("a number that is not zero but too small for a double (1e-400, 1e-320) is a
     ["--base", "-1e-400"],
     ["--max", "5E-324"],
     ["--steps", "10,1e-400", "1e-400"],
-    ["--attempts", "1e-400"],
-    ["--free", "1e-400"],
   ]) {
     const r = run("schedule", `${flag}=${text}`);
     assert.equal(r.status, 2, `${flag} ${text}`);
@@ -275,6 +294,41 @@ test("--svg of a single attempt (--attempts 1: no retries) names --svg and --att
     const one = run("schedule", "--attempts", "2", "--svg", file);
     assert.equal(one.status, 0, one.stderr);
     assert.equal(readFileSync(file, "utf8").match(/<title>retry \d+: [^<]*<\/title>/g).length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("--svg - writes the SVG to standard output in place of the table, and no file named -", async () => {
+  const { mkdtempSync, readdirSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "backoff-wasm-cli-"));
+  try {
+    const inDir = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: dir });
+    const r = inDir("schedule", "--attempts", "4", "--jitter", "0.5", "--seed", "s", "--svg", "-");
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.deepEqual(readdirSync(dir), []);
+    // The same SVG that --svg FILE writes, followed by one newline.
+    const file = inDir("schedule", "--attempts", "4", "--jitter", "0.5", "--seed", "s", "--svg", "chart.svg");
+    assert.equal(file.status, 0, file.stderr);
+    assert.equal(r.stdout, `${readFileSync(join(dir, "chart.svg"), "utf8")}\n`);
+    assert.ok(r.stdout.startsWith("<svg "));
+    // A file named "-" is still one path away.
+    assert.equal(inDir("schedule", "--attempts", "2", "--svg", "./-").status, 0);
+    assert.deepEqual(readdirSync(dir).sort(), ["-", "chart.svg"]);
+    // Standard output holds the SVG alone: --chart and --format are usage errors.
+    for (const [args, with_] of [[["--chart"], "--chart"], [["--format", "json"], "--format json"], [["--format", "table"], "--format table"]]) {
+      const bad = inDir("schedule", "--svg", "-", ...args);
+      assert.equal(bad.status, 2, args.join(" "));
+      assert.equal(bad.stdout, "");
+      assert.equal(bad.stderr, `backoff-wasm: --svg - writes the SVG to standard output in place of the table; it cannot be combined with ${with_}\n`);
+    }
+    // The chart's own limits still name --svg and --attempts.
+    const one = inDir("schedule", "--attempts", "1", "--svg", "-");
+    assert.equal(one.status, 2);
+    assert.equal(one.stdout, "");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
