@@ -196,6 +196,36 @@ test("deadline: a wait that would end past it is not slept; reason deadline (mea
   }
 });
 
+test("deadline: an attempt still running when it passes is not ended; its value is the call's, its failure stops the call", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: NOW });
+  const controller = new AbortController();
+  let finish;
+  let seen;
+  const p = retry(({ signal }) => ((seen = signal), new Promise((resolve) => (finish = resolve))), 100, {
+    retries: 3, deadline: { afterMs: 50 }, signal: controller.signal,
+  });
+  await flush();
+  t.mock.timers.tick(1000);
+  await flush();
+  assert.equal(seen.aborted, false, "the attempt's signal is not aborted by the deadline");
+  finish("late");
+  assert.equal(await p, "late");
+  // A failure that comes after the deadline: no wait, reason deadline, that failure the cause.
+  let fail;
+  const q = retry(({ attempt }) => {
+    if (attempt === 1) throw new Error("first");
+    return new Promise((_, reject) => (fail = reject));
+  }, 100, { retries: 3, deadline: { afterMs: 150 } }).catch((x) => x);
+  await flush();
+  t.mock.timers.tick(100);
+  await flush();
+  t.mock.timers.tick(1000);
+  await flush();
+  fail(new Error("second"));
+  const e = await q;
+  assert.deepEqual([e.reason, e.attempts, e.elapsedMs, e.cause.message], ["deadline", 2, 1100, "second"]);
+});
+
 test("deadline in fetchWithRetry: the last Response at once; a past deadline still makes the first attempt", async () => {
   // The wait (an hour) cannot fit the deadline: no timer is armed for it.
   const setTimer = globalThis.setTimeout;
