@@ -28,13 +28,13 @@ import { buildSync } from "esbuild";
 /** The runtime trees under pkg/dist. */
 export const TREES = ["esm", "node", "cjs", "workerd"];
 /**
- * Budget of the packed tarball, bytes: at most 160.9 KB (the JavaScript build, 8.2 KB of it, and
+ * Budget of the packed tarball, bytes: at most 161.1 KB (the JavaScript build, 8.2 KB of it, and
  * the node tree, 35 KB: one bundle of the code with the wasm as base64, which has no twin to
  * share bytes with). npm orders a tarball's files by
  * extension and name, so each ESM file sits beside its Workers twin; gzip shares their bytes
  * only while a file is under its 32 KB window, so no chunk of those trees may grow past ~31 KB.
  */
-export const TARBALL_BUDGET_BYTES = 160_900;
+export const TARBALL_BUDGET_BYTES = 161_100;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
  * bytes, so growth fails `npm test`: what the entry point reached when its budget was set
