@@ -34,7 +34,7 @@ export const TREES = ["esm", "node", "cjs", "workerd"];
  * extension and name, so each ESM file sits beside its Workers twin; gzip shares their bytes
  * only while a file is under its 32 KB window, so no chunk of those trees may grow past ~31 KB.
  */
-export const TARBALL_BUDGET_BYTES = 161_100;
+export const TARBALL_BUDGET_BYTES = 169_500;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
  * bytes, so growth fails `npm test`: what the entry point reached when its budget was set
@@ -46,10 +46,10 @@ export const APP_BUNDLE_BUDGET_GZIP = {
   // The index carries every entry point's names, /p-retry's `pRetry` and `makeRetriable` included.
   // Each entry point that loads the wasm carries the fallback to the JavaScript build (~150 B:
   // the dynamic import and the package's error where neither loads; the build is a chunk apart).
-  ".": 28_700, "./sigil": 8_300, "./backoff": 10_100, "./random": 8_400, "./duration": 1_225,
-  "./policy": 10_100, "./chart": 13_300, "./retry": 21_750,
+  ".": 28_900, "./sigil": 8_400, "./backoff": 10_300, "./random": 8_400, "./duration": 1_225,
+  "./policy": 10_300, "./chart": 13_500, "./retry": 21_750,
   // The policy plus the queue helpers and the retry functions they build on.
-  "./queues": 12_150,
+  "./queues": 12_300,
   // At its goal, not at today's size: p-retry alone, no wasm (p-retry's own bundle: FUNCTION_BUNDLES).
   "./p-retry": 2_600,
 };
@@ -69,7 +69,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * base.js of the node and CommonJS trees, and its chunks in the ESM trees; the node tree with the JavaScript build,
  * which it imports statically, and the wasm as base64 at the end of its lib.js).
  */
-export const TREE_BUDGET_GZIP = { esm: 40_700, node: 45_100, cjs: 35_800, workerd: 40_300 };
+export const TREE_BUDGET_GZIP = { esm: 41_000, node: 45_300, cjs: 36_100, workerd: 40_600 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -96,18 +96,18 @@ export const FUNCTION_BUNDLES = [
     label: 'import { retry, Backoff } from "backoff-wasm"',
     code: (f) => `import { retry, Backoff } from ${f(".")}; export const run = (fn) => retry(fn, Backoff.exponential(100).cap(5000).jitter("full").maxAttempts(4));`,
     goal: 8_500,
-    budget: 16_100,
+    budget: 16_300,
   },
   {
     label: 'import { fetchWithRetry } from "backoff-wasm/retry"',
     code: (f) => `import { fetchWithRetry } from ${f("./retry")}; export const get = (url) => fetchWithRetry(url);`,
     goal: "ky",
-    budget: 18_000,
+    budget: 18_200,
   },
   {
     label: 'import { Backoff } from "backoff-wasm/policy"',
     code: (f) => `import { Backoff } from ${f("./policy")}; export const policy = Backoff.exponential(100).cap(5000).jitter("full").maxAttempts(4);`,
-    budget: 10_100,
+    budget: 10_300,
   },
   { label: "p-retry", code: () => `import pRetry from "p-retry"; export const run = (fn) => pRetry(fn, { retries: 3 });` },
   { label: "cockatiel retry policy", code: () => `import { retry, handleAll, ExponentialBackoff } from "cockatiel"; export const run = (fn) => retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() }).execute(fn);` },

@@ -11,7 +11,7 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { duration, FUNCTION, num, put, readRecord, slots, stepInput, tag, text, writeRecord } from "../engine/abi.js";
+import { duration, FUNCTION, num, put, readRecord, slots, stepInput, streamWords, tag, text, writeRecord } from "../engine/abi.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
 import { fail, failed, keyedAgain } from "../engine/wasm-errors.js";
 import {
@@ -20,7 +20,7 @@ import {
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
   isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY, WORDING,
 } from "../engine/boundary.js";
-import { isSeeded, putStream, systemSource, takeStream, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
+import { isSeeded, putStream, stateOf, systemSource, takeStream, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { drawsFrom, type Draws } from "../engine/draw.js";
 import type { DurationInput } from "./duration.js";
 
@@ -218,6 +218,13 @@ export class Backoff implements Iterable<number> {
   readonly #source: unknown;
   /** The words of a seeded stream, handed to each call that draws from them. */
   readonly #stream: Words | undefined;
+  /** The state `#stream` holds (its four words, which a call hands over as arguments). */
+  readonly #words: Uint32Array | undefined;
+  /**
+   * Whether a `delay()` hands the policy over as arguments (`delayCurve`): a curve (no steps)
+   * that draws from no JavaScript source (a seeded stream, keyed draws, or no jitter).
+   */
+  readonly #curve: boolean;
   /**
    * For a policy without jitter, whose waits are a pure function of the attempt: the waits
    * Rust computed for attempts `0 … MEMO_LEN - 1`, kept as they are first asked for (`NaN`
@@ -244,7 +251,10 @@ export class Backoff implements Iterable<number> {
     const kind = rec[REC_SOURCE];
     const random = values[BACKOFF_RANDOM];
     this.#rec = rec;
-    this.#stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
+    const stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
+    this.#stream = stream;
+    this.#words = stream === undefined ? undefined : stateOf(stream);
+    this.#curve = rec[REC_GROWTH] !== STEPPED && (kind === SOURCE_SEEDED || kind === SOURCE_KEYED || rec[REC_JITTER] === 0);
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemSource()));
     // `values` is always this policy's own list, and it owns what it was built from: a
     // caller's later `steps[0] = 999` changes nothing.
@@ -399,9 +409,29 @@ export class Backoff implements Iterable<number> {
     return this.#source === undefined || this.#rec[REC_JITTER] === 0 ? undefined : drawsFrom(this.#source);
   }
 
-  /** One `delay` call: the record, the stream's words and the draw context `from` handed over, the stream's words taken back. */
+  /**
+   * One `delay` call: a curve drawing from no JavaScript source hands its fields (and the
+   * stream's words or the key prefix) over as arguments, taking the stream's words back;
+   * any other policy hands over its record, the stream's words and the draw context `from`.
+   */
   #call(attempt: number, from: Draws | undefined): number {
-    writeRecord(this.#rec);
+    const r = this.#rec;
+    if (this.#curve) {
+      const w = this.#words;
+      if (w === undefined) {
+        return wasm.delayCurve(attempt, r[0] as number, r[1] as number, r[2] as number, r[3] as number, r[4] as number,
+          r[5] as number, r[6] as number, r[7] as number, r[8] as number, r[9] as number, r[10] as number, r[11] as number, r[12] as number);
+      }
+      const d = wasm.delayCurve(attempt, r[0] as number, r[1] as number, r[2] as number, r[3] as number, r[4] as number,
+        r[5] as number, r[6] as number, r[7] as number, r[8] as number, w[0] as number, w[1] as number, w[2] as number, w[3] as number);
+      const at = streamWords();
+      w[0] = at[0] as number;
+      w[1] = at[1] as number;
+      w[2] = at[2] as number;
+      w[3] = at[3] as number;
+      return d;
+    }
+    writeRecord(r);
     const stream = this.#stream;
     if (stream === undefined) return from === undefined ? wasm.delayOwn(attempt, 0) : wasm.delay(attempt, 0, from);
     putStream(stream);
@@ -427,17 +457,23 @@ export class Backoff implements Iterable<number> {
    *   whatever that `random` throws passes through.
    */
   get delay(): (attempt: number) => number {
-    return (this.#fn ??= (attempt: number): number => {
-      const memo = this.#memo;
-      // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
-      if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
-      attemptOf(attempt);
-      const from = this.#draws();
-      const d = this.#call(attempt, from);
-      if (d !== d) return failed(attempt, from, (a) => keyedAgain(this.#rec, a), WORDING);
-      if (this.#rec[REC_JITTER] === 0 && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
-      return d;
-    });
+    // A jittered policy draws on every call; one without jitter remembers its first waits.
+    return (this.#fn ??= this.#rec[REC_JITTER] !== 0
+      ? (attempt: number): number => {
+        attemptOf(attempt);
+        const from = this.#draws();
+        const d = this.#call(attempt, from);
+        return d === d ? d : failed(attempt, from, (a) => keyedAgain(this.#rec, a), WORDING);
+      }
+      : (attempt: number): number => {
+        const memo = this.#memo;
+        // A wait is >= 0; a slot not filled yet (NaN) or an index outside the memo (undefined) is not.
+        if (memo !== undefined && typeof attempt === "number" && (memo[attempt] as number) >= 0) return memo[attempt] as number;
+        attemptOf(attempt);
+        const d = this.#call(attempt, undefined);
+        if (attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
+        return d;
+      });
   }
 
   /**

@@ -185,6 +185,11 @@ export class Words {
     for (let i = 0; i < 4; i++) at[i] = w[i] as number;
   }
 
+  /** `s`'s state: its four words, which a call that takes them as arguments reads and rewrites. */
+  static state(s: Words): Uint32Array {
+    return s.#words;
+  }
+
   /** Takes the words the last call answered in the stream area as `s`'s state. */
   static take(s: Words): void {
     const w = s.#words;
@@ -261,6 +266,11 @@ export function wordsOf(stream: SeededRandom): Words {
 /** Writes `words` into the stream area for a call that draws from them. @internal */
 export function putStream(words: Words): void {
   (wordsClass as typeof Words).put(words);
+}
+
+/** The state of `words` (its four words, owned by the stream: a call's result is written into it). @internal */
+export function stateOf(words: Words): Uint32Array {
+  return (wordsClass as typeof Words).state(words);
 }
 
 /** Takes the words a call answered in the stream area as `words`' state. @internal */

@@ -3,16 +3,18 @@
 //! export per delay ([`delay`]), per run of waits ([`waits`]) and per band
 //! ([`bounds`]) that run `core::policy::Policy`.
 //!
-//! Every call is self-contained: it reads what the wrapper wrote for it right
-//! before (the compiled policy in the policy area, [`policy_area`]; a seeded
-//! stream's four words in the stream area, `random::stream_state`; the text of a
-//! seed or key in the text buffer), takes a JavaScript draw source as an
-//! argument, and returns its result (a number, the result slots, the policy
-//! area for a compile, the stream area for a seeded stream's words after its
-//! draws). Nothing one call leaves in memory is read by another: the wrapper
-//! writes every input before every call. The compiled policy lives in the JS
-//! object, as a record of numbers (a plain array, not wasm memory: nothing to
-//! free, nothing to leak, no `FinalizationRegistry`).
+//! Every call is self-contained: it reads its arguments and what the wrapper
+//! wrote for it right before (the compiled policy in the policy area,
+//! [`policy_area`]; a seeded stream's four words in the stream area,
+//! `random::stream_state`; the text of a seed or key in the text buffer; a
+//! curve's fields and a stream's words given to [`delay_curve`] as arguments,
+//! which it writes into the stream area itself), takes a JavaScript draw source
+//! as an argument, and returns its result (a number, the result slots, the
+//! policy area for a compile, the stream area for a seeded stream's words after
+//! its draws). Nothing one call leaves in memory is read by another: every input
+//! is written before every call. The compiled policy lives in the JS object, as
+//! a record of numbers (a plain array, not wasm memory: nothing to free, nothing
+//! to leak, no `FinalizationRegistry`).
 
 use wasm_bindgen::prelude::*;
 
@@ -97,11 +99,15 @@ pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
     run(attempt, key_len, OWN, from)
 }
 
+/// No draw context: `undefined`, a reserved slot of the externref table, never dropped (a
+/// `JsValue` temporary would be, with a call per use).
+const NONE: core::mem::ManuallyDrop<JsValue> = core::mem::ManuallyDrop::new(JsValue::UNDEFINED);
+
 /// [`delay_from`] of a policy that draws from no JavaScript source (a seeded stream, keyed
 /// draws, or no jitter): the same call with no context to pass.
 #[wasm_bindgen(js_name = delayOwn)]
 pub fn delay(attempt: f64, key_len: u32) -> f64 {
-    run(attempt, key_len, OWN, &JsValue::UNDEFINED)
+    run(attempt, key_len, OWN, &NONE)
 }
 
 /// The waits of retries `from_attempt`, `from_attempt + 1`, … (`count` of them, at most 8)
@@ -161,7 +167,7 @@ fn bounds_at(attempt: f64) -> (f64, f64, f64) {
             Run::High => HIGH,
             Run::Plain => PLAIN,
         };
-        run(attempt, 0, draws, &JsValue::UNDEFINED)
+        run(attempt, 0, draws, &NONE)
     })
 }
 
@@ -201,20 +207,101 @@ fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
 
 /// The composition of the compiled policy in the policy area with the draws `draws`
 /// ([`OWN`]: the policy's source, JavaScript's through `from`; else a stand-in of
-/// [`bounds`]): the one copy in the wasm, shared by [`delay_from`], [`waits`], Sigil's
-/// `sigil` and [`bounds`], the draw's `match` inlined into it. Everything it reads of the
-/// area is read before its first draw. NaN when it stops (a bad JavaScript draw, or the
-/// key text needed).
+/// [`bounds`]), shared by [`delay_from`], [`waits`], Sigil's `sigil` and [`bounds`]: the
+/// area's fields handed to [`compose`]. Everything it reads of the area is read before
+/// its first draw. NaN when it stops (a bad JavaScript draw, or the key text needed).
 #[inline(never)]
 pub(crate) fn run(attempt: f64, key_len: u32, draws: u32, from: &JsValue) -> f64 {
     let r = area();
-    let mut p = policy(r);
-    if draws == PLAIN {
-        p.jitter = Jitter::None;
-    }
+    let steps = (r[rec::STEPS] as usize).min(MAX_STEPS);
     let src = if draws == OWN { r[rec::SOURCE] as u32 } else { draws };
-    let sigil = r[rec::SIGIL] == 1.0;
-    let key = key_prefix(r);
+    let jitter = if draws == PLAIN { 0 } else { r[rec::JITTER] as u32 };
+    let word = |i: usize| r[rec::KEY + i] as u32;
+    compose(
+        attempt,
+        r[rec::GROWTH],
+        r[rec::BASE],
+        r[rec::FACTOR],
+        r[rec::MAX],
+        r[rec::CAP],
+        r[rec::FREE],
+        jitter,
+        r[rec::FRACTION],
+        r.get(rec::HEADER..rec::HEADER + steps).unwrap_or(&[]),
+        src,
+        r[rec::SIGIL] == 1.0,
+        word(0),
+        word(1),
+        word(2),
+        word(3),
+        key_len,
+        from,
+    )
+}
+
+/// [`delay`] of a curve policy (no steps, not Sigil's) that draws from no JavaScript
+/// source, handed over as arguments instead of a record in the policy area: the record's
+/// fields [`rec::GROWTH`] to [`rec::SOURCE`] in that order, then four words — a seeded
+/// stream's state ([`source::SEEDED`]: answered, advanced, in the stream area) or the key
+/// prefix of keyed draws ([`rec::KEY`]). NaN with [`KEY_TEXT`] recorded when a keyed draw
+/// needs `String(attempt)` (the wrapper then calls [`delay`] with the record).
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = delayCurve)]
+pub fn delay_curve(
+    attempt: f64,
+    growth: f64,
+    base: f64,
+    factor: f64,
+    max: f64,
+    cap: f64,
+    free: f64,
+    jitter: u32,
+    fraction: f64,
+    src: u32,
+    w0: u32,
+    w1: u32,
+    w2: u32,
+    w3: u32,
+) -> f64 {
+    super::random::set_stream(Sfc32::from_words([w0, w1, w2, w3]));
+    compose(attempt, growth, base, factor, max, cap, free, jitter, fraction, &[], src, false, w0, w1, w2, w3, 0, &NONE)
+}
+
+/// The composition of a policy — the record's fields ([`rec`]) and its steps — with the
+/// draws of source `src` (a [`source`] code, or a stand-in of [`bounds`]) and the key
+/// prefix `k0`..`k3` ([`rec::KEY`]): the one copy in the wasm,
+/// shared by [`run`] and [`delay_curve`], the draw's `match` inlined into it. NaN when it
+/// stops.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn compose(
+    attempt: f64,
+    growth: f64,
+    base: f64,
+    factor: f64,
+    max: f64,
+    cap: f64,
+    free: f64,
+    jitter: u32,
+    fraction: f64,
+    steps: &[f64],
+    src: u32,
+    sigil: bool,
+    k0: u32,
+    k1: u32,
+    k2: u32,
+    k3: u32,
+    key_len: u32,
+    from: &JsValue,
+) -> f64 {
+    let p = Policy {
+        curve: Curve { growth: Growth::from_code(growth as u32).unwrap_or(Growth::Constant), base, factor, cap: max },
+        steps,
+        cap,
+        free,
+        jitter: Jitter::from_code(jitter, fraction).unwrap_or(Jitter::None),
+    };
+    let key = SeedHash::from_words([k0, k1, k2, k3]);
     let mut stopped = false;
     p.compose(
         attempt,
@@ -225,11 +312,6 @@ pub(crate) fn run(attempt: f64, key_len: u32, draws: u32, from: &JsValue) -> f64
         },
     )
     .unwrap_or(f64::NAN)
-}
-
-/// The key prefix of keyed draws in the area `r`.
-fn key_prefix(r: &[f64; REGISTER_LEN]) -> SeedHash {
-    SeedHash::from_words([r[rec::KEY] as u32, r[rec::KEY + 1] as u32, r[rec::KEY + 2] as u32, r[rec::KEY + 3] as u32])
 }
 
 /// The draw of [`run`] from source `src` (its `match`): the value, or NaN with `stop` set
