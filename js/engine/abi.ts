@@ -35,7 +35,9 @@ const memory: WebAssembly.Memory = wasm.memory;
 
 const SLOTS = wasm.slots() >>> 0;
 const AREA = wasm.policyArea() >>> 0;
-const STEP_INPUT = wasm.stepInput() >>> 0;
+// Asked only where it is read (a policy with steps): `>>> 0` where it is read, so that a bundle
+// without steps (Sigil's) drops the call.
+const STEP_INPUT = /* @__PURE__ */ wasm.stepInput();
 const STREAM = wasm.streamState() >>> 0;
 
 /** The views over wasm memory a call's inputs and results are read and written through. */
@@ -46,8 +48,6 @@ interface Views {
   readonly units: Uint16Array;
   /** The policy area. */
   readonly area: Float64Array;
-  /** The steps a compile reads. */
-  readonly steps: Float64Array;
   /** The stream area's four words. */
   readonly stream: Uint32Array;
 }
@@ -57,7 +57,6 @@ function viewsOf(b: ArrayBuffer): Views {
     slots: new Float64Array(b, SLOTS, SLOT_COUNT),
     units: new Uint16Array(b),
     area: new Float64Array(b, AREA, REGISTER_LEN),
-    steps: new Float64Array(b, STEP_INPUT, 2 * MAX_STEPS),
     stream: new Uint32Array(b, STREAM, 4),
   };
 }
@@ -165,11 +164,11 @@ export function readRecord(): number[] {
 }
 
 /**
- * The steps a compile reads (a view re-made if memory grew): step `i` as its type tag at
- * `2 * i` and its number at `2 * i + 1`.
+ * The steps a compile reads (a view made per call, over memory as it is now): step `i` as its
+ * type tag at `2 * i` and its number at `2 * i + 1`.
  */
 export function stepInput(): Float64Array {
-  return current().steps;
+  return new Float64Array(current().slots.buffer, STEP_INPUT >>> 0, 2 * MAX_STEPS);
 }
 
 /**

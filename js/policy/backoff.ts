@@ -18,7 +18,7 @@ import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, ERR_INDEX, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
-  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY, WORDING,
+  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "../engine/boundary.js";
 import { isSeeded, putStream, systemSource, takeStream, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { drawsFrom, type Draws } from "../engine/draw.js";
@@ -434,7 +434,7 @@ export class Backoff implements Iterable<number> {
       attemptOf(attempt);
       const from = this.#draws();
       const d = this.#call(attempt, from);
-      if (d !== d) return failed(attempt, from, (a) => keyedAgain(this.#rec, a), WORDING);
+      if (d !== d) return failed(attempt, from, (a) => keyedAgain(this.#rec, a), fail);
       if (this.#rec[REC_JITTER] === 0 && attempt >>> 0 === attempt && attempt < MEMO_LEN) (this.#memo ??= new Float64Array(MEMO_LEN).fill(NaN))[attempt] = d;
       return d;
     });
@@ -513,7 +513,7 @@ export class Backoff implements Iterable<number> {
       for (let i = 0; i < k; i++, retry++) {
         const d = s[i] as number;
         // A draw that stopped: the error (or, for a keyed draw, the wait again), as `delay` handles it.
-        out[retry - 1] = d === d ? d : failed(retry, from, (a) => keyedAgain(this.#rec, a), WORDING);
+        out[retry - 1] = d === d ? d : failed(retry, from, (a) => keyedAgain(this.#rec, a), fail);
       }
     }
     return out;
