@@ -35,9 +35,6 @@ const memory: WebAssembly.Memory = wasm.memory;
 
 const SLOTS = wasm.slots() >>> 0;
 const AREA = wasm.policyArea() >>> 0;
-// Asked only where it is read (a policy with steps): `>>> 0` where it is read, so that a bundle
-// without steps (Sigil's) drops the call.
-const STEP_INPUT = /* @__PURE__ */ wasm.stepInput();
 const STREAM = wasm.streamState() >>> 0;
 
 /** The views over wasm memory a call's inputs and results are read and written through. */
@@ -164,11 +161,12 @@ export function readRecord(): number[] {
 }
 
 /**
- * The steps a compile reads (a view made per call, over memory as it is now): step `i` as its
- * type tag at `2 * i` and its number at `2 * i + 1`.
+ * The steps a compile reads (a view made per call, over memory as it is now, its address asked
+ * here so that a bundle that compiles no steps, Sigil's, has neither): step `i` as its type tag
+ * at `2 * i` and its number at `2 * i + 1`.
  */
 export function stepInput(): Float64Array {
-  return new Float64Array(current().slots.buffer, STEP_INPUT >>> 0, 2 * MAX_STEPS);
+  return new Float64Array(current().slots.buffer, wasm.stepInput() >>> 0, 2 * MAX_STEPS);
 }
 
 /**
