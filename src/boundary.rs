@@ -429,13 +429,18 @@ pub fn typescript() -> String {
         .map(|i| format!("{:?}", if native_only.contains(&i) { "" } else { crate::core::wording::text_at(i) }));
     out.push_str(&format!("export const WORDING = [{}];\n", wording.collect::<Vec<_>>().join(", ")));
     out.push_str(
-        "/** The wordings of `WORDING` a Sigil call can record, by the same ids (`core::wording::SIGIL`). */\n",
+        "/** The wordings of `WORDING` a Sigil call can record, at the same ids (`core::wording::SIGIL`; a hole elsewhere). */\n",
     );
-    let sigil =
-        crate::core::wording::SIGIL.iter().map(|&t| format!("{}: {:?}", t as u32, crate::core::wording::text(t)));
+    // An array with holes, not an object keyed by id: an application bundle gzips it smaller.
+    let sigil = crate::core::wording::SIGIL;
+    let last = sigil.iter().map(|&t| t as usize).max().unwrap_or(0);
+    let sigil = (0..=last).map(|i| match sigil.iter().find(|&&t| t as usize == i) {
+        Some(&t) => format!("{:?}", crate::core::wording::text(t)),
+        None => String::new(),
+    });
     out.push_str(&format!(
-        "export const SIGIL_WORDING: Readonly<Record<number, string>> = {{ {} }};\n",
-        sigil.collect::<Vec<_>>().join(", ")
+        "export const SIGIL_WORDING: readonly (string | undefined)[] = [{}];\n",
+        sigil.collect::<Vec<_>>().join(",")
     ));
     // The grammars JavaScript reads itself (duration text, `Retry-After`), from the Rust parsers' tables.
     let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
