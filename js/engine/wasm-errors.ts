@@ -8,7 +8,7 @@ import { wasm } from "./abi.js";
 import { slots, text, writeRecord } from "./abi.js";
 import { rethrow, type Draws } from "./draw.js";
 import { invalid } from "./errors.js";
-import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, SIGIL_WORDING, WORDING } from "./boundary.js";
+import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, BACKOFF_WORDING, OTHER_WORDING, SIGIL_WORDING } from "./boundary.js";
 
 /** Throws the error a wasm check recorded, the blamed value taken from `values` ({@link fail}, {@link failSigil}). @internal */
 export type Fail = (values: readonly unknown[]) => never;
@@ -22,6 +22,14 @@ export type Fail = (values: readonly unknown[]) => never;
  */
 export function fail(values: readonly unknown[]): never {
   throw failure(values);
+}
+
+/**
+ * {@link fail} for a call of `createBackoff` or `Backoff`, its texts from `BACKOFF_WORDING`
+ * (which holds every id such a call can record), so that `/backoff` ships only those. @internal
+ */
+export function failBackoff(values: readonly unknown[]): never {
+  throw recorded(backoffText, values);
 }
 
 /**
@@ -45,12 +53,27 @@ export function fieldValues<K extends string>(fields: readonly K[], read: { read
 
 /** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
 export function failure(values: readonly unknown[]): Error {
+  return recorded(anyText, values);
+}
+
+/** Wording `id` of a Backoff call's check. */
+function backoffText(id: number): string {
+  return BACKOFF_WORDING[id] as string;
+}
+
+/** Wording `id` of any check. */
+function anyText(id: number): string {
+  return (BACKOFF_WORDING[id] ?? OTHER_WORDING[id]) as string;
+}
+
+/** The error a wasm check recorded, its texts by id from `text`. */
+function recorded(text: (id: number) => string, values: readonly unknown[]): Error {
   const s = slots();
   const at = (i: number) => s[i] as number;
   const index = at(ERR_INDEX);
-  const option = WORDING[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
+  const option = text(at(ERR_OPTION)) + (index >= 0 ? `[${index}]` : "");
   const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
-  const expected = (WORDING[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
+  const expected = text(at(ERR_EXPECTED)).replace(/\{\}/g, () => String(numbers.shift()));
   return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 

@@ -13,7 +13,7 @@
 import { wasm } from "../engine/abi.js";
 import { duration, FUNCTION, num, put, readRecord, slots, stepInput, tag, text, writeRecord } from "../engine/abi.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
-import { fail, failed, keyedAgain } from "../engine/wasm-errors.js";
+import { failBackoff as fail, failed, keyedAgain } from "../engine/wasm-errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, ERR_INDEX, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
