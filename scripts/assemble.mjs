@@ -244,10 +244,13 @@ manifest.typesVersions = { "*": Object.fromEntries(entries.filter((e) => e !== "
  * esbuild options of every runtime tree: whitespace and syntax minified, names kept (stack
  * traces stay readable). `lineLimit` keeps lines short: Node prints the source line of an
  * uncaught error, which on a one-line chunk would be most of the chunk before the message
- * (application bundles re-minify and do not see the line breaks).
+ * (application bundles re-minify and do not see the line breaks). A property whose name ends
+ * in `_` is internal to one build of the code (a draw context, the views over wasm memory:
+ * no such object reaches a caller or another copy of the package) and gets a short name
+ * (`mangleProps`), which an application's minifier would otherwise keep whole.
  */
 const minified = {
-  bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: "none", lineLimit: 160,
+  bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: "none", lineLimit: 160, mangleProps: /_$/,
   sourcemap: false, logLevel: "warning",
   define: { __BACKOFF_WASM_VERSION__: JSON.stringify(manifest.version) },
 };

@@ -40,7 +40,7 @@ pub mod slot {
     pub const COUNT: usize = INPUT + 2 * INPUTS;
     /// Slot of the error class ([`super::kind`]).
     pub const ERR_KIND: usize = 8;
-    /// Slot of the option name: its wording id (`core::wording::T`, `WORDING` in js/engine/boundary.ts).
+    /// Slot of the option name: its wording id (`core::wording::T`, `BACKOFF_WORDING`/`OTHER_WORDING` in js/engine/boundary.ts).
     pub const ERR_OPTION: usize = 9;
     /// Slot of the expected text: its wording id (`{}` placeholders in the text).
     pub const ERR_EXPECTED: usize = 10;
@@ -364,7 +364,7 @@ fn names_of(wording: crate::core::wording::T) -> Vec<&'static str> {
 }
 
 /// The text of `js/engine/boundary.ts`: every [`TABLE`] entry, the growth and jitter
-/// names, every wording of an error by id (`WORDING`, from `core::wording`), each field table's indexes (`BACKOFF_BASE`, …), names
+/// names, every wording of an error by id (`BACKOFF_WORDING`, `OTHER_WORDING`, `SIGIL_WORDING`, from `core::wording`), each field table's indexes (`BACKOFF_BASE`, …), names
 /// (`BACKOFF_FIELDS`) and where its options are among them, as TypeScript constants.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn typescript() -> String {
@@ -422,20 +422,40 @@ pub fn typescript() -> String {
     out.push_str("}\n");
     out.push_str(&format!("export const GROWTH_NAMES = [{}] as const;\n", list(&GROWTH_NAMES)));
     out.push_str(&format!("export const JITTER_NAMES = [{}] as const;\n", list(&JITTER_NAMES)));
-    out.push_str("/** The option names and expected wordings of errors, by the id a wasm check records. */\n");
-    // The native API's own wordings (no wasm check records them) are left empty: JavaScript never shows them.
+    // The option names and expected wordings of errors by the id a wasm check records, in two
+    // arrays with holes: the ones a Backoff call can record (all that `/backoff` ships), and the
+    // others. The native API's own wordings (no wasm check records them) are left empty:
+    // JavaScript never shows them.
     let native_only = [crate::core::wording::T::JitterNeedsSource as usize];
-    let wording = (0..crate::core::wording::EDGES.len() - 1)
-        .map(|i| format!("{:?}", if native_only.contains(&i) { "" } else { crate::core::wording::text_at(i) }));
-    out.push_str(&format!("export const WORDING = [{}];\n", wording.collect::<Vec<_>>().join(", ")));
-    out.push_str(
-        "/** The wordings of `WORDING` a Sigil call can record, by the same ids (`core::wording::SIGIL`). */\n",
-    );
-    let sigil =
-        crate::core::wording::SIGIL.iter().map(|&t| format!("{}: {:?}", t as u32, crate::core::wording::text(t)));
+    let backoff = crate::core::wording::BACKOFF.map(|t| t as usize);
+    let ids = 0..crate::core::wording::EDGES.len() - 1;
+    let text = |i: usize| format!("{:?}", if native_only.contains(&i) { "" } else { crate::core::wording::text_at(i) });
+    let last = backoff.iter().copied().max().unwrap_or(0);
+    let own = (0..=last).map(|i| if backoff.contains(&i) { text(i) } else { String::new() });
+    let others = ids.map(|i| if backoff.contains(&i) { String::new() } else { text(i) });
+    out.push_str("/** The wordings of errors a Backoff call can record, by the id a wasm check records (`core::wording::BACKOFF`; a hole elsewhere). */\n");
     out.push_str(&format!(
-        "export const SIGIL_WORDING: Readonly<Record<number, string>> = {{ {} }};\n",
-        sigil.collect::<Vec<_>>().join(", ")
+        "export const BACKOFF_WORDING: readonly (string | undefined)[] = [{}];\n",
+        own.collect::<Vec<_>>().join(",")
+    ));
+    out.push_str("/** The other wordings of errors, by the id a wasm check records (a hole at each of `BACKOFF_WORDING`'s). */\n");
+    out.push_str(&format!(
+        "export const OTHER_WORDING: readonly (string | undefined)[] = [{}];\n",
+        others.collect::<Vec<_>>().join(",")
+    ));
+    out.push_str(
+        "/** The wordings a Sigil call can record, at their ids (`core::wording::SIGIL`; a hole elsewhere). */\n",
+    );
+    // An array with holes, not an object keyed by id: an application bundle gzips it smaller.
+    let sigil = crate::core::wording::SIGIL;
+    let last = sigil.iter().map(|&t| t as usize).max().unwrap_or(0);
+    let sigil = (0..=last).map(|i| match sigil.iter().find(|&&t| t as usize == i) {
+        Some(&t) => format!("{:?}", crate::core::wording::text(t)),
+        None => String::new(),
+    });
+    out.push_str(&format!(
+        "export const SIGIL_WORDING: readonly (string | undefined)[] = [{}];\n",
+        sigil.collect::<Vec<_>>().join(",")
     ));
     // The grammars JavaScript reads itself (duration text, `Retry-After`), from the Rust parsers' tables.
     let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));

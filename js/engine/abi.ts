@@ -35,30 +35,29 @@ const memory: WebAssembly.Memory = wasm.memory;
 
 const SLOTS = wasm.slots() >>> 0;
 const AREA = wasm.policyArea() >>> 0;
-const STEP_INPUT = wasm.stepInput() >>> 0;
 const STREAM = wasm.streamState() >>> 0;
 
-/** The views over wasm memory a call's inputs and results are read and written through. */
+/**
+ * The views over wasm memory a call's inputs and results are read and written through
+ * (internal names end in `_`: the package's build shortens them, scripts/assemble.mjs).
+ */
 interface Views {
   /** The result and input slots. */
-  readonly slots: Float64Array;
+  readonly slots_: Float64Array;
   /** All of memory as UTF-16 code units (for the text buffer). */
-  readonly units: Uint16Array;
+  readonly units_: Uint16Array;
   /** The policy area. */
-  readonly area: Float64Array;
-  /** The steps a compile reads. */
-  readonly steps: Float64Array;
+  readonly area_: Float64Array;
   /** The stream area's four words. */
-  readonly stream: Uint32Array;
+  readonly stream_: Uint32Array;
 }
 
 function viewsOf(b: ArrayBuffer): Views {
   return {
-    slots: new Float64Array(b, SLOTS, SLOT_COUNT),
-    units: new Uint16Array(b),
-    area: new Float64Array(b, AREA, REGISTER_LEN),
-    steps: new Float64Array(b, STEP_INPUT, 2 * MAX_STEPS),
-    stream: new Uint32Array(b, STREAM, 4),
+    slots_: new Float64Array(b, SLOTS, SLOT_COUNT),
+    units_: new Uint16Array(b),
+    area_: new Float64Array(b, AREA, REGISTER_LEN),
+    stream_: new Uint32Array(b, STREAM, 4),
   };
 }
 
@@ -69,13 +68,13 @@ function viewsOf(b: ArrayBuffer): Views {
 let views = viewsOf(memory.buffer);
 
 function current(): Views {
-  if (views.slots.length === 0) views = viewsOf(memory.buffer);
+  if (views.slots_.length === 0) views = viewsOf(memory.buffer);
   return views;
 }
 
 /** The result slots (a view re-made if memory grew). */
 export function slots(): Float64Array {
-  return current().slots;
+  return current().slots_;
 }
 
 /**
@@ -123,7 +122,7 @@ export function text(s: string): number {
   const at = len <= TEXT_CAPACITY ? TEXT_AT : wasm.textBuffer(len) >>> 0;
   if (at === 0) throw new RangeError(`text of ${len} UTF-16 code units does not fit in wasm memory`);
   // One view over all of memory, re-made only when memory grew (no view allocated per call).
-  const units = current().units;
+  const units = current().units_;
   const base = at >>> 1; // the buffer is 2-byte aligned
   for (let i = 0; i < len; i++) units[base + i] = s.charCodeAt(i);
   return len;
@@ -138,7 +137,7 @@ export function text(s: string): number {
  * reads it, written by {@link writeRecord} right before, and where a compile answers one.
  */
 function policyArea(): Float64Array {
-  return current().area;
+  return current().area_;
 }
 
 /**
@@ -165,11 +164,12 @@ export function readRecord(): number[] {
 }
 
 /**
- * The steps a compile reads (a view re-made if memory grew): step `i` as its type tag at
- * `2 * i` and its number at `2 * i + 1`.
+ * The steps a compile reads (a view made per call, over memory as it is now, its address asked
+ * here so that a bundle that compiles no steps, Sigil's, has neither): step `i` as its type tag
+ * at `2 * i` and its number at `2 * i + 1`.
  */
 export function stepInput(): Float64Array {
-  return current().steps;
+  return new Float64Array(current().slots_.buffer, wasm.stepInput() >>> 0, 2 * MAX_STEPS);
 }
 
 /**
@@ -178,5 +178,5 @@ export function stepInput(): Float64Array {
  * (a view re-made if memory grew: see {@link slots}).
  */
 export function streamWords(): Uint32Array {
-  return current().stream;
+  return current().stream_;
 }

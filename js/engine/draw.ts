@@ -14,17 +14,20 @@
 
 import { SOURCE_FLOAT as FLOAT, SOURCE_NEXT as NEXT } from "./boundary.js";
 
-/** One call's JavaScript source and what its draws left: the last value returned, or what was thrown. @internal */
+/**
+ * One call's JavaScript source and what its draws left: the last value returned, or what was
+ * thrown (internal names end in `_`: the package's build shortens them, scripts/assemble.mjs). @internal
+ */
 export interface Draws {
-  readonly source: unknown;
-  raw: unknown;
-  threw: boolean;
-  thrown: unknown;
+  readonly source_: unknown;
+  raw_: unknown;
+  threw_: boolean;
+  thrown_: unknown;
 }
 
 /** A context for one call drawing from `source`. @internal */
 export function drawsFrom(source: unknown): Draws {
-  return { source, raw: undefined, threw: false, thrown: undefined };
+  return { source_: source, raw_: undefined, threw_: false, thrown_: undefined };
 }
 
 /**
@@ -32,17 +35,17 @@ export function drawsFrom(source: unknown): Draws {
  * as a number (NaN for a non-number or a throw, kept in `from`).
  */
 export function draw(from: Draws, kind: number, lo: number, hi: number): number {
-  const s = from.source;
+  const s = from.source_;
   try {
     const v =
       kind === FLOAT ? (s as { float(a: number, b: number): unknown }).float(lo, hi)
       : kind === NEXT ? (s as { next(): unknown }).next()
       : (s as () => unknown)();
-    from.raw = v;
+    from.raw_ = v;
     return typeof v === "number" ? v : NaN;
   } catch (e) {
-    from.threw = true;
-    from.thrown = e;
+    from.threw_ = true;
+    from.thrown_ = e;
     return NaN;
   }
 }
@@ -53,6 +56,6 @@ export function draw(from: Draws, kind: number, lo: number, hi: number): number 
  */
 export function rethrow(from: Draws | undefined): unknown {
   if (from === undefined) return undefined;
-  if (from.threw) throw from.thrown;
-  return from.raw;
+  if (from.threw_) throw from.thrown_;
+  return from.raw_;
 }

@@ -8,13 +8,10 @@ import { wasm } from "./abi.js";
 import { slots, text, writeRecord } from "./abi.js";
 import { rethrow, type Draws } from "./draw.js";
 import { invalid } from "./errors.js";
-import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, WORDING } from "./boundary.js";
+import { ERR_ARG, ERR_EXPECTED, ERR_INDEX, ERR_KIND, ERR_NUMBERS, ERR_OPTION, KIND_KEY_TEXT, BACKOFF_WORDING, OTHER_WORDING, SIGIL_WORDING } from "./boundary.js";
 
-/**
- * The texts of the wording ids a wasm check records, by id: `WORDING` (all of them), or an
- * entry point's own part of it (`SIGIL_WORDING`), so that the entry point ships only that. @internal
- */
-export type Wording = Readonly<Record<number, string>>;
+/** Throws the error a wasm check recorded, the blamed value taken from `values` ({@link fail}, {@link failSigil}). @internal */
+export type Fail = (values: readonly unknown[]) => never;
 
 /**
  * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
@@ -24,12 +21,26 @@ export type Wording = Readonly<Record<number, string>>;
  * @internal
  */
 export function fail(values: readonly unknown[]): never {
-  throw failureIn(WORDING, values);
+  throw failure(values);
 }
 
-/** {@link fail} with the texts of `wording` (which holds every id the call can record). @internal */
-export function failIn(wording: Wording, values: readonly unknown[]): never {
-  throw failureIn(wording, values);
+/**
+ * {@link fail} for a call of `createBackoff` or `Backoff`, its texts from `BACKOFF_WORDING`
+ * (which holds every id such a call can record), so that `/backoff` ships only those. @internal
+ */
+export function failBackoff(values: readonly unknown[]): never {
+  throw recorded(backoffText, values);
+}
+
+/**
+ * {@link fail} for a call of `backoff-wasm/sigil`, its texts from `SIGIL_WORDING` (the entry
+ * point ships only those): a Sigil check names no list element and none of its wordings
+ * has `{}` placeholders, so the option and the expected text are the wordings as they are.
+ * @internal
+ */
+export function failSigil(values: readonly unknown[]): never {
+  const s = slots();
+  throw invalid(s[ERR_KIND] as number, SIGIL_WORDING[s[ERR_OPTION] as number] as string, SIGIL_WORDING[s[ERR_EXPECTED] as number] as string, values[s[ERR_ARG] as number]);
 }
 
 /**
@@ -42,17 +53,27 @@ export function fieldValues<K extends string>(fields: readonly K[], read: { read
 
 /** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */
 export function failure(values: readonly unknown[]): Error {
-  return failureIn(WORDING, values);
+  return recorded(anyText, values);
 }
 
-/** {@link failure} with the texts of `wording` (which holds every id the call can record). @internal */
-export function failureIn(wording: Wording, values: readonly unknown[]): Error {
+/** Wording `id` of a Backoff call's check. */
+function backoffText(id: number): string {
+  return BACKOFF_WORDING[id] as string;
+}
+
+/** Wording `id` of any check. */
+function anyText(id: number): string {
+  return (BACKOFF_WORDING[id] ?? OTHER_WORDING[id]) as string;
+}
+
+/** The error a wasm check recorded, its texts by id from `text`. */
+function recorded(text: (id: number) => string, values: readonly unknown[]): Error {
   const s = slots();
   const at = (i: number) => s[i] as number;
   const index = at(ERR_INDEX);
-  const option = wording[at(ERR_OPTION)] + (index >= 0 ? `[${index}]` : "");
+  const option = text(at(ERR_OPTION)) + (index >= 0 ? `[${index}]` : "");
   const numbers = [at(ERR_NUMBERS), at(ERR_NUMBERS + 1)];
-  const expected = (wording[at(ERR_EXPECTED)] as string).replace(/\{\}/g, () => String(numbers.shift()));
+  const expected = text(at(ERR_EXPECTED)).replace(/\{\}/g, () => String(numbers.shift()));
   return invalid(at(ERR_KIND), option, expected, values[at(ERR_ARG)]);
 }
 
@@ -60,16 +81,17 @@ export function failureIn(wording: Wording, values: readonly unknown[]): Error {
  * After a call that runs a policy answered NaN: rethrows what its JavaScript source threw
  * (`from`); for a keyed draw whose attempt only JavaScript can write (`String(attempt)`, not
  * an integer below 2^54) answers `again(attempt)`, which calls with that text; otherwise
- * throws the error Rust recorded, naming the value the source returned (its texts from `wording`).
+ * throws the error Rust recorded, naming the value the source returned (thrown by `fail`:
+ * {@link fail}, or {@link failSigil} for a Sigil call).
  * @internal
  */
-export function failed(attempt: number, from: Draws | undefined, again: (attempt: number) => number, wording: Wording): number {
+export function failed(attempt: number, from: Draws | undefined, again: (attempt: number) => number, fail: Fail): number {
   const raw = rethrow(from);
   if (slots()[ERR_KIND] === KIND_KEY_TEXT) {
     const d = again(attempt);
     if (d === d) return d;
   }
-  return failIn(wording, [raw]);
+  return fail([raw]);
 }
 
 /**

@@ -13,14 +13,14 @@
 import { wasm } from "../engine/abi.js";
 import { duration, FUNCTION, num, put, readRecord, slots, stepInput, streamWords, tag, text, writeRecord } from "../engine/abi.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
-import { fail, failed, keyedAgain } from "../engine/wasm-errors.js";
+import { failBackoff as fail, failed, keyedAgain } from "../engine/wasm-errors.js";
 import {
   BACKOFF_ATTEMPTS, BACKOFF_BASE, ERR_INDEX, BACKOFF_CAP, BACKOFF_FACTOR, BACKOFF_FIELDS, BACKOFF_FREE, BACKOFF_GROWTH,
   BACKOFF_JITTER, BACKOFF_MAX, BACKOFF_NAME, BACKOFF_OPTIONS_FROM, BACKOFF_OPTIONS_TO, BACKOFF_RANDOM, BACKOFF_SEED, BACKOFF_STEPS, GROWTH_NAMES, JITTER_FULL,
   JITTER_NAMES, REC_ATTEMPTS, REC_BASE, REC_CAP, REC_FACTOR, REC_FRACTION, REC_FREE, REC_GROWTH, MAX_STEPS, REC_HEADER,
-  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY, WORDING,
+  isBackoffOption, readBackoffOptions, REC_JITTER, REC_MAX, REC_SOURCE, SOURCE_KEYED, SOURCE_SEEDED, STEPPED, TAG_ARRAY,
 } from "../engine/boundary.js";
-import { isSeeded, putStream, stateOf, systemSource, takeStream, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
+import { isSeeded, putStream, systemSource, takeStream, wordsOf, type Random, type SeededRandom, type Words } from "./streams.js";
 import { drawsFrom, type Draws } from "../engine/draw.js";
 import type { DurationInput } from "./duration.js";
 
@@ -218,8 +218,6 @@ export class Backoff implements Iterable<number> {
   readonly #source: unknown;
   /** The words of a seeded stream, handed to each call that draws from them. */
   readonly #stream: Words | undefined;
-  /** The state `#stream` holds (its four words, which a call hands over as arguments). */
-  readonly #words: Uint32Array | undefined;
   /**
    * Whether a `delay()` hands the policy over as arguments (`delayCurve`): a curve (no steps)
    * that draws from no JavaScript source (a seeded stream, keyed draws, or no jitter).
@@ -253,7 +251,6 @@ export class Backoff implements Iterable<number> {
     this.#rec = rec;
     const stream = kind === SOURCE_SEEDED ? wordsOf(random as SeededRandom) : undefined;
     this.#stream = stream;
-    this.#words = stream === undefined ? undefined : stateOf(stream);
     this.#curve = rec[REC_GROWTH] !== STEPPED && (kind === SOURCE_SEEDED || kind === SOURCE_KEYED || rec[REC_JITTER] === 0);
     this.#source = kind === SOURCE_SEEDED || kind === SOURCE_KEYED ? undefined : (random ?? (defaultRandom ??= systemSource()));
     // `values` is always this policy's own list, and it owns what it was built from: a
@@ -417,7 +414,7 @@ export class Backoff implements Iterable<number> {
   #call(attempt: number, from: Draws | undefined): number {
     const r = this.#rec;
     if (this.#curve) {
-      const w = this.#words;
+      const w = this.#stream;
       if (w === undefined) {
         return wasm.delayCurve(attempt, r[0] as number, r[1] as number, r[2] as number, r[3] as number, r[4] as number,
           r[5] as number, r[6] as number, r[7] as number, r[8] as number, r[9] as number, r[10] as number, r[11] as number, r[12] as number);
@@ -463,7 +460,7 @@ export class Backoff implements Iterable<number> {
         attemptOf(attempt);
         const from = this.#draws();
         const d = this.#call(attempt, from);
-        return d === d ? d : failed(attempt, from, (a) => keyedAgain(this.#rec, a), WORDING);
+        return d === d ? d : failed(attempt, from, (a) => keyedAgain(this.#rec, a), fail);
       }
       : (attempt: number): number => {
         const memo = this.#memo;
@@ -549,7 +546,7 @@ export class Backoff implements Iterable<number> {
       for (let i = 0; i < k; i++, retry++) {
         const d = s[i] as number;
         // A draw that stopped: the error (or, for a keyed draw, the wait again), as `delay` handles it.
-        out[retry - 1] = d === d ? d : failed(retry, from, (a) => keyedAgain(this.#rec, a), WORDING);
+        out[retry - 1] = d === d ? d : failed(retry, from, (a) => keyedAgain(this.#rec, a), fail);
       }
     }
     return out;

@@ -7,15 +7,15 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { put, putNumber, putTag, readRecord, slots, tag, text, writeRecord } from "../engine/abi.js";
-import { putStream, seedWords, takeStream, type Seed, type Words } from "./streams.js";
+import { putNumber, putTag, readRecord, slots, tag, text, writeRecord } from "../engine/abi.js";
+import { putStream, seedWords, streamNext, takeStream, type Seed, type Words } from "./streams.js";
 import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
-import { failIn, failed, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
+import { failed, failSigil, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
 import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED, SIGIL_WORDING, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
+  SIGIL_RANDOM, SIGIL_SEED, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -132,7 +132,7 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
     if (stream !== undefined) putStream(stream);
     const d = from === undefined ? wasm.delayOwn(retry, 0) : wasm.delay(retry, 0, from);
     if (stream !== undefined) takeStream(stream);
-    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), SIGIL_WORDING));
+    out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), failSigil));
   }
   return out;
 }
@@ -184,7 +184,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
   putNumber(s, SIGIL_ATTEMPT, attempt);
-  put(s, SIGIL_OPTIONS_FIELD, options, NaN);
+  putTag(s, SIGIL_OPTIONS_FIELD, tag(options), NaN);
   putTag(s, SIGIL_NAME, name === undefined ? TAG_UNDEFINED : TAG_STRING, NaN);
   putNumber(s, SIGIL_BASE, base);
   putNumber(s, SIGIL_MAX, max);
@@ -204,9 +204,9 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const e = slots();
   if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) {
     // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
-    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)), SIGIL_WORDING);
+    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)), failSigil);
   }
-  return failIn(SIGIL_WORDING, fieldValues(SIGIL_FIELDS, {
+  return failSigil(fieldValues(SIGIL_FIELDS, {
     draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
   }));
 }
@@ -217,8 +217,8 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function seededRandom(seed: Seed): () => number {
-  const stream = seedWords(seed, SIGIL_WORDING);
-  const random = () => stream.next();
+  const stream = seedWords(seed, failSigil);
+  const random = () => streamNext(stream);
   // Sigil's own functions recognise it and draw from the stream inside wasm (one call per delay).
   STREAMS.set(random, stream);
   return random;

@@ -9,8 +9,8 @@
 import { wasm } from "../engine/abi.js";
 import { ARRAY, num, streamWords, tag, text } from "../engine/abi.js";
 import { invalid, readable, TYPE } from "../engine/errors.js";
-import { fail, failIn, failure, type Wording } from "../engine/wasm-errors.js";
-import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE, WORDING } from "../engine/boundary.js";
+import { fail, failure, type Fail } from "../engine/wasm-errors.js";
+import { ITEMS_OF_PICK, ITEMS_OF_SHUFFLE, SEED_OF_CREATE, SEED_OF_SCHEMA, SEED_OF_STATE } from "../engine/boundary.js";
 
 /**
  * A seed: a string, or a number standing for `String(number)` (`42` and `"42"`
@@ -154,62 +154,28 @@ function itemCount(items: unknown, of: number): number {
 }
 
 /**
- * The classes below, once one of their objects exists (set by their constructors): until
- * then no object can be one, and an entry point that never makes one (`/backoff` only
- * checks whether a `random` is a seeded stream) does not ship the class.
+ * The class below, once one of its objects exists (set by its constructor): until then no
+ * object can be one, and an entry point that never makes one (`/backoff` only checks whether
+ * a `random` is a seeded stream) does not ship the class.
  */
-let wordsClass: typeof Words | undefined;
 let seededClass: typeof Seeded | undefined;
 
 /**
- * The state of a seeded stream (four sfc32 words, JS-owned memory: a stream holds no wasm
- * memory, so there is nothing to free and nothing can leak) and its draws: what a
- * `SeededRandom` carries, and all that Sigil's `seededRandom` needs (no `int`, `pick`, …
- * helpers). A call that draws from it is handed its words ({@link Words.put}) and answers
- * them after its draws ({@link Words.take}).
+ * The state of a seeded stream: its four sfc32 words (JS-owned memory: a stream holds no wasm
+ * memory, so there is nothing to free and nothing can leak). What a `SeededRandom` carries,
+ * and all that Sigil's `seededRandom` needs (no `int`, `pick`, … helpers). A call that draws
+ * from it is handed its words ({@link putStream}) and answers them after its draws
+ * ({@link takeStream}).
  * @internal
  */
-export class Words {
-  readonly #words: Uint32Array;
+export type Words = Uint32Array;
 
-  /** @param words the state. */
-  constructor(words: Uint32Array) {
-    this.#words = words;
-    wordsClass = Words;
-  }
-
-  /** Writes `s`'s words into the stream area for the next call (in wasm memory: no call). */
-  static put(s: Words): void {
-    const w = s.#words;
-    const at = streamWords();
-    for (let i = 0; i < 4; i++) at[i] = w[i] as number;
-  }
-
-  /** `s`'s state: its four words, which a call that takes them as arguments reads and rewrites. */
-  static state(s: Words): Uint32Array {
-    return s.#words;
-  }
-
-  /** Takes the words the last call answered in the stream area as `s`'s state. */
-  static take(s: Words): void {
-    const w = s.#words;
-    const at = streamWords();
-    for (let i = 0; i < 4; i++) w[i] = at[i] as number;
-  }
-
-  /** The next draw in `[0, 1)`. */
-  next(): number {
-    Words.put(this);
-    const r = wasm.streamNext();
-    Words.take(this);
-    return r;
-  }
-
-  /** The four words now. */
-  read(): [number, number, number, number] {
-    const [a, b, c, d] = this.#words;
-    return [a as number, b as number, c as number, d as number];
-  }
+/** The next draw in `[0, 1)` of the stream whose state is `words` (advanced). @internal */
+export function streamNext(words: Words): number {
+  putStream(words);
+  const r = wasm.streamNext();
+  takeStream(words);
+  return r;
 }
 
 class Seeded extends RandomBase implements SeededRandom {
@@ -217,7 +183,7 @@ class Seeded extends RandomBase implements SeededRandom {
   readonly #state: Words;
 
   constructor(seed: Seed, state: Words) {
-    super(() => state.next());
+    super(() => streamNext(state));
     this.seed = seed;
     this.#state = state;
     seededClass = Seeded;
@@ -246,7 +212,7 @@ class Seeded extends RandomBase implements SeededRandom {
   // `String(seed)`, the same text).
   readonly state = (): RandomState => {
     const seed = this.seed;
-    return { seed: typeof seed === "string" || Number.isFinite(seed) ? seed : String(seed), words: this.#state.read() };
+    return { seed: typeof seed === "string" || Number.isFinite(seed) ? seed : String(seed), words: Array.from(this.#state) as RandomState["words"] };
   };
 }
 
@@ -263,31 +229,28 @@ export function wordsOf(stream: SeededRandom): Words {
   return (seededClass as typeof Seeded).words(stream as Seeded);
 }
 
-/** Writes `words` into the stream area for a call that draws from them. @internal */
+/** Writes `words` into the stream area for the next call that draws from them (in wasm memory: no call). @internal */
 export function putStream(words: Words): void {
-  (wordsClass as typeof Words).put(words);
+  const at = streamWords();
+  for (let i = 0; i < 4; i++) at[i] = words[i] as number;
 }
 
-/** The state of `words` (its four words, owned by the stream: a call's result is written into it). @internal */
-export function stateOf(words: Words): Uint32Array {
-  return (wordsClass as typeof Words).state(words);
-}
-
-/** Takes the words a call answered in the stream area as `words`' state. @internal */
+/** Takes the words the last call answered in the stream area as `words`' state. @internal */
 export function takeStream(words: Words): void {
-  (wordsClass as typeof Words).take(words);
+  const at = streamWords();
+  for (let i = 0; i < 4; i++) words[i] = at[i] as number;
 }
 
 /**
- * The words of a new seeded stream (`createRandom`'s, and those of Sigil's `seededRandom`), the
- * error's texts from `wording` (`WORDING`, or Sigil's own `SIGIL_WORDING`).
+ * The words of a new seeded stream (`createRandom`'s, and those of Sigil's `seededRandom`), a bad
+ * seed's error thrown by `fail` (`fail`, or Sigil's own `failSigil`).
  * @throws TypeError when `seed` is neither a string nor a number.
  * @internal
  */
-export function seedWords(seed: Seed, wording: Wording): Words {
-  if (wasm.checkSeed(SEED_OF_CREATE, tag(seed), num(seed)) !== 0) failIn(wording, [seed]);
+export function seedWords(seed: Seed, fail: Fail): Words {
+  if (wasm.checkSeed(SEED_OF_CREATE, tag(seed), num(seed)) !== 0) fail([seed]);
   wasm.streamSeed(text(String(seed)));
-  return new Words(Uint32Array.from(streamWords()));
+  return Uint32Array.from(streamWords());
 }
 
 /**
@@ -295,7 +258,7 @@ export function seedWords(seed: Seed, wording: Wording): Words {
  * a `SeededRandom` (so the chart does not ship the `Random` helpers). @internal
  */
 export function seededInt(seed: Seed, min: number, max: number): number {
-  return wasm.intBetween(min, max, seedWords(seed, WORDING).next());
+  return wasm.intBetween(min, max, streamNext(seedWords(seed, fail)));
 }
 
 /**
@@ -309,7 +272,7 @@ export function seededInt(seed: Seed, min: number, max: number): number {
  * @throws TypeError when `seed` is neither a string nor a number.
  */
 export function createRandom(seed: Seed): SeededRandom {
-  return new Seeded(seed, seedWords(seed, WORDING));
+  return new Seeded(seed, seedWords(seed, fail));
 }
 
 /**
@@ -363,7 +326,7 @@ function readState(value: unknown, schema: boolean): [problems: [Error, (string 
 export function restoreRandom(state: RandomState): SeededRandom {
   const [problems, s] = readState(state, false);
   if (problems[0]) throw problems[0][0];
-  return new Seeded(s.seed, new Words(Uint32Array.from(s.words)));
+  return new Seeded(s.seed, Uint32Array.from(s.words));
 }
 
 /** One problem `RANDOM_STATE_SCHEMA` reports: its message and where it is (`["words", 3]`). */

@@ -199,6 +199,51 @@ pub const SIGIL: [T; 18] = [
     T::ScheduleAttempts,
 ];
 
+/// The wordings a `createBackoff` or `Backoff` call can record: its option checks
+/// (`core::options`, on top of `core::check`), a bad draw of its `random` (`bindings::backoff`)
+/// and a whole schedule's attempts. That entry point's JavaScript carries only these
+/// (`BACKOFF_WORDING` in js/engine/boundary.ts; the others are `OTHER_WORDING`).
+pub const BACKOFF: [T; 38] = [
+    T::AttemptNumber,
+    T::BackoffNames,
+    T::Base,
+    T::Cap,
+    T::Ceiling,
+    T::DecorrelatedCap,
+    T::DecorrelatedScheduleAttempts,
+    T::DecorrelatedSteps,
+    T::DelayMs,
+    T::Factor,
+    T::FactorExpected,
+    T::FactorUnlessExponential,
+    T::Finite,
+    T::FloatDraw,
+    T::Free,
+    T::FreeExpected,
+    T::GivenOrSteps,
+    T::Growth,
+    T::GrowthNames,
+    T::Interval,
+    T::Jitter,
+    T::JitterExpected,
+    T::LeftOutWithSteps,
+    T::Max,
+    T::MaxAttempts,
+    T::NonNegative,
+    T::OptionName,
+    T::Random,
+    T::RandomExpected,
+    T::ScheduleAttempts,
+    T::Seed,
+    T::SeedAndRandom,
+    T::SeedExpected,
+    T::SigilJitter,
+    T::Steps,
+    T::StepsExpected,
+    T::UnitDraw,
+    T::UnitDrawSource,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +258,19 @@ mod tests {
         let listed: Vec<String> = SIGIL.iter().map(|t| format!("{t:?}")).collect();
         for n in named {
             assert!(listed.iter().any(|l| l == n), "{n} is named in bindings/sigil.rs but not in wording::SIGIL");
+        }
+    }
+
+    /// Every wording the checks a Backoff call runs name is in [`BACKOFF`].
+    #[test]
+    fn backoff_wordings_cover_its_checks() {
+        let sources = [include_str!("options.rs"), include_str!("check.rs"), include_str!("../bindings/backoff.rs")];
+        let listed: Vec<String> = BACKOFF.iter().map(|t| format!("{t:?}")).collect();
+        for source in sources {
+            let named = source.split("T::").skip(1).map(|s| s.split(|c: char| !c.is_alphanumeric()).next().unwrap());
+            for n in named {
+                assert!(listed.iter().any(|l| l == n), "{n} is named by a Backoff check but not in wording::BACKOFF");
+            }
         }
     }
 

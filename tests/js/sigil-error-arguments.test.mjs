@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import * as esm from "../../pkg/dist/esm/index.js";
 import * as sigil from "../../pkg/dist/esm/sigil.js";
 
@@ -41,4 +42,16 @@ test("a SigilError's own enumerable keys are code, then name, as the original's"
     assert.deepEqual({ ...thrown }, { code: "invalid_argument", name: "SigilError" });
     assert.equal(thrown.message, "attempt must be an integer >= 1; received 0");
   }
+});
+
+// Sigil's errors take their option and expected texts from SIGIL_WORDING as they are: no
+// list element is named (`steps[3]`) and no `{}` placeholder is filled, so none may have one.
+test("every wording a Sigil error can show is whole text, with no {} placeholder", () => {
+  const source = readFileSync(new URL("../../js/engine/boundary.ts", import.meta.url), "utf8");
+  const literal = /^export const SIGIL_WORDING\b[^=]*= (\[.*\]);$/m.exec(source)?.[1];
+  assert.ok(literal, "SIGIL_WORDING is in js/engine/boundary.ts");
+  const wording = Function(`return (${literal});`)();
+  assert.ok(Object.keys(wording).length > 10);
+  for (const [id, text] of Object.entries(wording)) assert.ok(typeof text === "string" && !text.includes("{}"), `${id}: ${text}`);
+  assert.throws(() => sigil.nextDelayMs(1, { jitter: 2 }), { name: "SigilError", message: "jitter must be 0 (no jitter) or a number in (0, 1]; received 2" });
 });

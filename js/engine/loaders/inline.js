@@ -17,15 +17,15 @@
 import { inlineModule, instantiate, instantiateJs, unloadable } from "./instantiate.js";
 import { wasmText } from "./wasm-inline.js";
 
-/** The wasm's exports (`{ exports }`), or what compiling or instantiating it threw (`{ refused }`). */
+/** The wasm's exports (`{ exports_ }`), or what compiling or instantiating it threw (`{ refused_ }`; names ending in `_` are shortened by the build). */
 function fromWasm() {
   try {
-    return { exports: instantiate(inlineModule(wasmText)) };
+    return { exports_: instantiate(inlineModule(wasmText)) };
   } catch (refused) {
-    return { refused };
+    return { refused_: refused };
   }
 }
 const wasm = fromWasm();
 
 /** The instance's exports (its start function has run), or the JavaScript build's (awaited on that path only). */
-export const wasmExports = wasm.exports ?? instantiateJs(await import("./wasm-js.js").catch((failed) => unloadable(wasm.refused, failed)));
+export const wasmExports = wasm.exports_ ?? instantiateJs(await import("./wasm-js.js").catch((failed) => unloadable(wasm.refused_, failed)));
