@@ -130,7 +130,7 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
     const from = own ? undefined : drawsFrom(random);
     writeRecord(rec);
     if (stream !== undefined) putStream(stream);
-    const d = from === undefined ? wasm.delayOwn(retry, 0) : wasm.delay(retry, 0, from);
+    const d = wasm.delay(retry, 0, from);
     if (stream !== undefined) takeStream(stream);
     out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), SIGIL_WORDING));
   }

@@ -23,7 +23,7 @@ use crate::core::{
     curve::{Curve, Growth, Jitter},
     options::{self, Shape},
     policy::{MAX_STEPS, Policy, Run, high_draw, total_bounds_by},
-    rng::{Draw, Keyed, SeedHash, Sfc32, scale},
+    rng::{Draw, SeedHash, Sfc32, js_integer_text, scale},
 };
 
 /// `createBackoff`'s option names; the expected text of an unknown one.
@@ -104,8 +104,8 @@ pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
 const NONE: core::mem::ManuallyDrop<JsValue> = core::mem::ManuallyDrop::new(JsValue::UNDEFINED);
 
 /// [`delay_from`] of a policy that draws from no JavaScript source (a seeded stream, keyed
-/// draws, or no jitter): the same call with no context to pass.
-#[wasm_bindgen(js_name = delayOwn)]
+/// draws, or no jitter): the same call with no context to pass (for the wasm tests; the
+/// wrappers call [`delay_from`] with `undefined`).
 pub fn delay(attempt: f64, key_len: u32) -> f64 {
     run(attempt, key_len, OWN, &NONE)
 }
@@ -115,15 +115,16 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// [`delay_from`] computes it, the draws taken in that order. Returns `n`: fewer when one
 /// stopped (NaN, see [`delay_from`]), which is then the last, and one when the policy
 /// draws from a JavaScript source, whose draw may call the package (which rewrites the
-/// policy area and the result slots).
+/// policy area and the result slots). No draw context: the wrapper calls [`delay_from`]
+/// for each wait of a policy drawing from a JavaScript source.
 #[wasm_bindgen]
-pub fn waits(from_attempt: f64, count: u32, from: &JsValue) -> u32 {
+pub fn waits(from_attempt: f64, count: u32) -> u32 {
     // A JavaScript source's draw may call the package, which rewrites the policy area and
     // the result slots: one wait then, written after its run.
     let most = if get(rec::SOURCE) < f64::from(source::SEEDED) && get(rec::JITTER) != 0.0 { 1 } else { 8 };
     let mut n = 0;
     while n < count.min(most) {
-        let d = run(from_attempt + f64::from(n), 0, OWN, from);
+        let d = run(from_attempt + f64::from(n), 0, OWN, &NONE);
         super::SLOTS.with(|s| s[n as usize] = d);
         n += 1;
         if d.is_nan() {
@@ -347,17 +348,18 @@ fn draw(
 /// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
 #[inline(never)]
 fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
-    let x = match (Keyed { prefix }).draw(k) {
-        Some(x) => x,
+    let mut buf = [0u16; 24];
+    let units = match js_integer_text(k, &mut buf) {
+        Some(units) => units,
         None => match super::text(key_len).filter(|_| key_len > 0) {
-            Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
+            Some(units) => units,
             None => {
                 super::key_text();
                 return None;
             }
         },
     };
-    Some(scale(lo, hi, x))
+    Some(scale(lo, hi, Sfc32::from_words(prefix.update_units(units).finish()).next()))
 }
 
 /// The draw of kind `kind` in `[lo, hi]`: the stand-in draws of [`bounds`], or the
