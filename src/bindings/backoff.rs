@@ -29,7 +29,7 @@ use crate::core::{
 /// `createBackoff`'s option names; the expected text of an unknown one.
 pub const BACKOFF_NAMES: &str = crate::core::wording::text(T::BackoffNames);
 
-pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
+pub use crate::boundary::{REGISTER_LEN, SIGIL_DELAY, arg, kind::KEY_TEXT, rec, source};
 
 /// The policy area: the compiled policy a call reads (the wrapper writes the policy's
 /// record there before each [`delay`], [`waits`], [`bounds`] or [`total_bounds`]), or the
@@ -92,10 +92,15 @@ fn host_draw(_from: &JsValue, _kind: u32, _lo: f64, _hi: f64) -> f64 {
 /// from the policy's source (a JavaScript one is `from`, a context js/engine/draw.ts
 /// reads; a seeded stream's words are read from and written back to the stream area).
 /// `key_len` is 0, or the length of `String(attempt)` the wrapper wrote into the text
-/// buffer after a first call answered NaN with [`KEY_TEXT`] recorded. NaN with the
-/// error recorded when a JavaScript source's draw is out of range (or it threw).
+/// buffer after a first call answered NaN with [`KEY_TEXT`] recorded, or
+/// [`SIGIL_DELAY`]: Sigil's delay from the input slots (`sigil::sigil_from`, the one
+/// export that takes a draw context), `attempt` unused. NaN with the error recorded when
+/// a JavaScript source's draw is out of range (or it threw).
 #[wasm_bindgen(js_name = delay)]
 pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
+    if key_len == SIGIL_DELAY {
+        return super::sigil::sigil_from(false, from);
+    }
     run(attempt, key_len, OWN, from)
 }
 
