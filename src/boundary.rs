@@ -317,6 +317,10 @@ pub mod surface {
     pub const BACKOFF: u32 = 1;
 }
 
+/// The `key_len` of a `delay` call that is Sigil's `sigil` delay of a JavaScript source
+/// (its options in the input slots, its draw context the call's).
+pub const SIGIL_DELAY: u32 = u32::MAX;
+
 /// Code units of the static text buffer: shorter text is written without a call.
 pub const TEXT_CAPACITY: usize = 256;
 
@@ -349,6 +353,7 @@ pub const TABLE: &[(&str, f64)] = &[
     ("SEED_OF_SCHEMA", seed_of::SCHEMA as f64), ("ITEMS_OF_PICK", items_of::PICK as f64),
     ("ITEMS_OF_SHUFFLE", items_of::SHUFFLE as f64),
     ("SURFACE_SIGIL", surface::SIGIL as f64), ("SURFACE_BACKOFF", surface::BACKOFF as f64),
+    ("SIGIL_DELAY", SIGIL_DELAY as f64),
     ("TEXT_CAPACITY", TEXT_CAPACITY as f64), ("REGISTER_LEN", REGISTER_LEN as f64),
     ("SIGIL_MAX_ATTEMPTS", crate::core::SIGIL_MAX_ATTEMPTS as f64),
     ("SIGIL_BASE_DELAY_MS", crate::core::SIGIL_BASE_DELAY_MS),

@@ -52,6 +52,7 @@ export const ITEMS_OF_PICK = 0;
 export const ITEMS_OF_SHUFFLE = 1;
 export const SURFACE_SIGIL = 0;
 export const SURFACE_BACKOFF = 1;
+export const SIGIL_DELAY = 4294967295;
 export const TEXT_CAPACITY = 256;
 export const REGISTER_LEN = 1016;
 export const SIGIL_MAX_ATTEMPTS = 8;

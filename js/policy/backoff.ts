@@ -430,9 +430,9 @@ export class Backoff implements Iterable<number> {
     }
     writeRecord(r);
     const stream = this.#stream;
-    if (stream === undefined) return from === undefined ? wasm.delayOwn(attempt, 0) : wasm.delay(attempt, 0, from);
+    if (stream === undefined) return wasm.delay(attempt, 0, from);
     putStream(stream);
-    const d = wasm.delayOwn(attempt, 0);
+    const d = wasm.delay(attempt, 0, undefined);
     takeStream(stream);
     return d;
   }
@@ -534,17 +534,18 @@ export class Backoff implements Iterable<number> {
     const n = (this.#scheduled ??= this.#bounded(what, true));
     const out: number[] = new Array(n - 1);
     for (let retry = 1; retry < n; ) {
-      // Rust answers one wait per call for a policy drawing from a JavaScript source (whose
-      // draw may call the package), up to eight otherwise.
+      // One wait per call (`delay`, with the draw context) for a policy drawing from a
+      // JavaScript source (whose draw may call the package), up to eight otherwise (`waits`).
       const from = this.#draws();
       writeRecord(this.#rec);
       const stream = this.#stream;
       if (stream !== undefined) putStream(stream);
-      const k = wasm.waits(retry, Math.min(WAITS, n - retry), from);
+      const k = from === undefined ? wasm.waits(retry, Math.min(WAITS, n - retry)) : 1;
+      const one = from === undefined ? 0 : wasm.delay(retry, 0, from);
       if (stream !== undefined) takeStream(stream);
       const s = slots();
       for (let i = 0; i < k; i++, retry++) {
-        const d = s[i] as number;
+        const d = from === undefined ? s[i] as number : one;
         // A draw that stopped: the error (or, for a keyed draw, the wait again), as `delay` handles it.
         out[retry - 1] = d === d ? d : failed(retry, from, (a) => keyedAgain(this.#rec, a), fail);
       }

@@ -13,7 +13,7 @@ import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from 
 import { failed, failSigil, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
 import { drawsFrom } from "../engine/draw.js";
 import {
-  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
+  ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DELAY, SIGIL_DRAW,
   SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
   SIGIL_RANDOM, SIGIL_SEED, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
@@ -130,7 +130,7 @@ function schedule(options: RetryScheduleOptions | undefined): number[] {
     const from = own ? undefined : drawsFrom(random);
     writeRecord(rec);
     if (stream !== undefined) putStream(stream);
-    const d = from === undefined ? wasm.delayOwn(retry, 0) : wasm.delay(retry, 0, from);
+    const d = wasm.delay(retry, 0, from);
     if (stream !== undefined) takeStream(stream);
     out.push(d === d ? d : failed(retry, from, (a) => keyedAgain(rec, a), failSigil));
   }
@@ -193,10 +193,12 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   putTag(s, SIGIL_SEED, seed === undefined ? TAG_UNDEFINED : tag(seed), seedLen);
   putNumber(s, SIGIL_ATTEMPTS, attempts);
   // A `seededRandom`'s stream and keyed draws (a `seed`) are drawn in wasm: no JavaScript source to
-  // hand over, so the call that takes none (with `seed` and `random` both given it fails before a draw).
+  // hand over, so the call that takes none (with `seed` and `random` both given it fails before a
+  // draw), as for a schedule, which draws nothing; a delay drawing from a JavaScript source is the
+  // `delay` export's Sigil call, which takes the draw context.
   const from = stream === undefined && seed === undefined ? drawsFrom(source) : undefined;
   if (stream !== undefined) putStream(stream);
-  const d = from === undefined ? wasm.sigilOwn(schedule) : wasm.sigil(schedule, from);
+  const d = from === undefined || schedule ? wasm.sigilOwn(schedule) : wasm.delay(0, SIGIL_DELAY, from);
   if (stream !== undefined) takeStream(stream);
   if (d === d) return d;
   // A draw out of range (or the source threw, or a keyed draw needs the attempt's text):
@@ -204,7 +206,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const e = slots();
   if (e[ERR_KIND] === KIND_KEY_TEXT || e[ERR_ARG] === SIGIL_DRAW) {
     // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
-    return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)), failSigil);
+    return failed(attempt as number, from, (a) => (wasm.sigilOwn(true), keyedAgain(readRecord(), a)), failSigil);
   }
   return failSigil(fieldValues(SIGIL_FIELDS, {
     draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,

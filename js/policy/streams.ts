@@ -93,13 +93,13 @@ abstract class RandomBase implements Random {
   readonly next: () => number;
 
   readonly int = (min: number, max: number): number => {
-    if (wasm.checkIntBounds(tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
-    return wasm.intBetween(min, max, this.next());
+    if (wasm.checkBounds(true, tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
+    return wasm.between(true, min, max, this.next());
   };
 
   readonly float = (min = 0, max = 1): number => {
-    if (wasm.checkFloatBounds(tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
-    return wasm.floatBetween(min, max, this.next());
+    if (wasm.checkBounds(false, tag(min), num(min), tag(max), num(max)) !== 0) fail([min, max]);
+    return wasm.between(false, min, max, this.next());
   };
 
   readonly bool = (chance = 0.5): boolean => {
@@ -258,7 +258,7 @@ export function seedWords(seed: Seed, fail: Fail): Words {
  * a `SeededRandom` (so the chart does not ship the `Random` helpers). @internal
  */
 export function seededInt(seed: Seed, min: number, max: number): number {
-  return wasm.intBetween(min, max, streamNext(seedWords(seed, fail)));
+  return wasm.between(true, min, max, streamNext(seedWords(seed, fail)));
 }
 
 /**

@@ -23,13 +23,13 @@ use crate::core::{
     curve::{Curve, Growth, Jitter},
     options::{self, Shape},
     policy::{MAX_STEPS, Policy, Run, high_draw, total_bounds_by},
-    rng::{Draw, Keyed, SeedHash, Sfc32, scale},
+    rng::{Draw, SeedHash, Sfc32, js_integer_text, scale},
 };
 
 /// `createBackoff`'s option names; the expected text of an unknown one.
 pub const BACKOFF_NAMES: &str = crate::core::wording::text(T::BackoffNames);
 
-pub use crate::boundary::{REGISTER_LEN, arg, kind::KEY_TEXT, rec, source};
+pub use crate::boundary::{REGISTER_LEN, SIGIL_DELAY, arg, kind::KEY_TEXT, rec, source};
 
 /// The policy area: the compiled policy a call reads (the wrapper writes the policy's
 /// record there before each [`delay`], [`waits`], [`bounds`] or [`total_bounds`]), or the
@@ -92,10 +92,15 @@ fn host_draw(_from: &JsValue, _kind: u32, _lo: f64, _hi: f64) -> f64 {
 /// from the policy's source (a JavaScript one is `from`, a context js/engine/draw.ts
 /// reads; a seeded stream's words are read from and written back to the stream area).
 /// `key_len` is 0, or the length of `String(attempt)` the wrapper wrote into the text
-/// buffer after a first call answered NaN with [`KEY_TEXT`] recorded. NaN with the
-/// error recorded when a JavaScript source's draw is out of range (or it threw).
+/// buffer after a first call answered NaN with [`KEY_TEXT`] recorded, or
+/// [`SIGIL_DELAY`]: Sigil's delay from the input slots (`sigil::sigil_from`, the one
+/// export that takes a draw context), `attempt` unused. NaN with the error recorded when
+/// a JavaScript source's draw is out of range (or it threw).
 #[wasm_bindgen(js_name = delay)]
 pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
+    if key_len == SIGIL_DELAY {
+        return super::sigil::sigil_from(false, from);
+    }
     run(attempt, key_len, OWN, from)
 }
 
@@ -104,8 +109,8 @@ pub fn delay_from(attempt: f64, key_len: u32, from: &JsValue) -> f64 {
 const NONE: core::mem::ManuallyDrop<JsValue> = core::mem::ManuallyDrop::new(JsValue::UNDEFINED);
 
 /// [`delay_from`] of a policy that draws from no JavaScript source (a seeded stream, keyed
-/// draws, or no jitter): the same call with no context to pass.
-#[wasm_bindgen(js_name = delayOwn)]
+/// draws, or no jitter): the same call with no context to pass (for the wasm tests; the
+/// wrappers call [`delay_from`] with `undefined`).
 pub fn delay(attempt: f64, key_len: u32) -> f64 {
     run(attempt, key_len, OWN, &NONE)
 }
@@ -113,17 +118,15 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// The waits of retries `from_attempt`, `from_attempt + 1`, … (`count` of them, at most 8)
 /// under the compiled policy in the policy area, into result slots `0..n`: each as
 /// [`delay_from`] computes it, the draws taken in that order. Returns `n`: fewer when one
-/// stopped (NaN, see [`delay_from`]), which is then the last, and one when the policy
-/// draws from a JavaScript source, whose draw may call the package (which rewrites the
-/// policy area and the result slots).
+/// stopped (NaN, see [`delay_from`]), which is then the last. For a policy that draws from
+/// no JavaScript source only (no draw context): the wrapper takes each wait of one that
+/// does from [`delay_from`], whose draw may call the package (which rewrites the policy
+/// area and the result slots).
 #[wasm_bindgen]
-pub fn waits(from_attempt: f64, count: u32, from: &JsValue) -> u32 {
-    // A JavaScript source's draw may call the package, which rewrites the policy area and
-    // the result slots: one wait then, written after its run.
-    let most = if get(rec::SOURCE) < f64::from(source::SEEDED) && get(rec::JITTER) != 0.0 { 1 } else { 8 };
+pub fn waits(from_attempt: f64, count: u32) -> u32 {
     let mut n = 0;
-    while n < count.min(most) {
-        let d = run(from_attempt + f64::from(n), 0, OWN, from);
+    while n < count.min(8) {
+        let d = run(from_attempt + f64::from(n), 0, OWN, &NONE);
         super::SLOTS.with(|s| s[n as usize] = d);
         n += 1;
         if d.is_nan() {
@@ -347,17 +350,18 @@ fn draw(
 /// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
 #[inline(never)]
 fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
-    let x = match (Keyed { prefix }).draw(k) {
-        Some(x) => x,
+    let mut buf = [0u16; 24];
+    let units = match js_integer_text(k, &mut buf) {
+        Some(units) => units,
         None => match super::text(key_len).filter(|_| key_len > 0) {
-            Some(units) => Sfc32::from_words(prefix.update_units(units).finish()).next(),
+            Some(units) => units,
             None => {
                 super::key_text();
                 return None;
             }
         },
     };
-    Some(scale(lo, hi, x))
+    Some(scale(lo, hi, Sfc32::from_words(prefix.update_units(units).finish()).next()))
 }
 
 /// The draw of kind `kind` in `[lo, hi]`: the stand-in draws of [`bounds`], or the

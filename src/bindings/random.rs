@@ -156,7 +156,6 @@ fn safe_integer(tag: u32, x: f64, option: T, arg: u32) -> Checked<f64> {
 }
 
 /// Validates `int(min, max)` bounds (values 0 and 1): safe integers with `max >= min`.
-#[wasm_bindgen(js_name = checkIntBounds)]
 pub fn check_int_bounds(min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32 {
     let r = safe_integer(min_tag, min, T::Min, 0).and_then(|lo| {
         let hi = safe_integer(max_tag, max, T::Max, 1)?;
@@ -165,14 +164,12 @@ pub fn check_int_bounds(min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32 {
     status(r)
 }
 
-/// `min + floor(r * (max - min + 1))` (bounds checked by `checkIntBounds`).
-#[wasm_bindgen(js_name = intBetween)]
+/// `min + floor(r * (max - min + 1))` (bounds checked by [`check_int_bounds`]).
 pub fn int_between_js(min: f64, max: f64, r: f64) -> f64 {
     int_between(min, max, r)
 }
 
 /// Validates `float(min, max)` bounds (values 0 and 1): finite numbers.
-#[wasm_bindgen(js_name = checkFloatBounds)]
 pub fn check_float_bounds(min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32 {
     let r = ok(number(min_tag, min, spec(Kind::Range, T::Min, T::Finite, 0)))
         .and_then(|_| ok(number(max_tag, max, spec(Kind::Range, T::Max, T::Finite, 1))))
@@ -181,9 +178,22 @@ pub fn check_float_bounds(min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32
 }
 
 /// `min + r * (max - min)`.
-#[wasm_bindgen(js_name = floatBetween)]
 pub fn float_between_js(min: f64, max: f64, r: f64) -> f64 {
     scale(min, max, r)
+}
+
+/// Validates the bounds of `int(min, max)` ([`check_int_bounds`], `int` true) or
+/// `float(min, max)` ([`check_float_bounds`]). 0, or 1 with the error recorded.
+#[wasm_bindgen(js_name = checkBounds)]
+pub fn check_bounds(int: bool, min_tag: u32, min: f64, max_tag: u32, max: f64) -> u32 {
+    if int { check_int_bounds(min_tag, min, max_tag, max) } else { check_float_bounds(min_tag, min, max_tag, max) }
+}
+
+/// `int(min, max)`'s value for the draw `r` ([`int_between_js`], `int` true) or
+/// `float(min, max)`'s ([`float_between_js`]).
+#[wasm_bindgen]
+pub fn between(int: bool, min: f64, max: f64, r: f64) -> f64 {
+    if int { int_between(min, max, r) } else { scale(min, max, r) }
 }
 
 /// Checks that a policy's `maxAttempts` (`n`, value 0) can be materialised as a

@@ -38,8 +38,10 @@ fn or_default(tag: u32, x: f64, default: f64) -> (u32, f64) {
 /// `from`, for a JavaScript one — or keyed by `seed`) and answers the delay of retry
 /// `attempt` (as `backoff::delay_from` does), or for a schedule the number of
 /// attempts, with the compiled policy in the policy area (its header). NaN with the
-/// error recorded (a bad draw blames value 0 as `delay` does).
-#[wasm_bindgen(js_name = sigil)]
+/// error recorded (a bad draw blames value 0 as `delay` does). The wrapper calls it
+/// through `backoff::delay_from` (`SIGIL_DELAY`) for a delay drawing from a JavaScript
+/// source, else through [`sigil`].
+#[inline(never)]
 pub fn sigil_from(schedule: bool, from: &JsValue) -> f64 {
     let (attempt_tag, attempt) = input(SIGIL_ATTEMPT);
     let (options_tag, _) = input(SIGIL_OPTIONS);
