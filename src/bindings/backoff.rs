@@ -118,14 +118,17 @@ pub fn delay(attempt: f64, key_len: u32) -> f64 {
 /// The waits of retries `from_attempt`, `from_attempt + 1`, … (`count` of them, at most 8)
 /// under the compiled policy in the policy area, into result slots `0..n`: each as
 /// [`delay_from`] computes it, the draws taken in that order. Returns `n`: fewer when one
-/// stopped (NaN, see [`delay_from`]), which is then the last. For a policy that draws from
-/// no JavaScript source only (no draw context): the wrapper takes each wait of one that
-/// does from [`delay_from`], whose draw may call the package (which rewrites the policy
-/// area and the result slots).
+/// stopped (NaN, see [`delay_from`]), which is then the last, and one when the policy
+/// draws from a JavaScript source, whose draw may call the package (which rewrites the
+/// policy area and the result slots). No draw context: the wrapper calls [`delay_from`]
+/// for each wait of a policy drawing from a JavaScript source.
 #[wasm_bindgen]
 pub fn waits(from_attempt: f64, count: u32) -> u32 {
+    // A JavaScript source's draw may call the package, which rewrites the policy area and
+    // the result slots: one wait then, written after its run.
+    let most = if get(rec::SOURCE) < f64::from(source::SEEDED) && get(rec::JITTER) != 0.0 { 1 } else { 8 };
     let mut n = 0;
-    while n < count.min(8) {
+    while n < count.min(most) {
         let d = run(from_attempt + f64::from(n), 0, OWN, &NONE);
         super::SLOTS.with(|s| s[n as usize] = d);
         n += 1;
