@@ -26,7 +26,7 @@ function unitMs(unit: string, long: boolean): number | undefined {
 }
 
 /** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
-export function parseDurationText(text: string): number {
+export function durationMs(text: string): number {
   const s = text.trim();
   const n = s.length;
   const start = s.charCodeAt(0) === 0x2d ? 1 : 0; // "-"
@@ -45,11 +45,6 @@ export function parseDurationText(text: string): number {
   if (i === n) return amount;
   const ms = s.charCodeAt(i) === 0x20 ? unitMs(s.slice(i + 1), true) : unitMs(s.slice(i), false);
   return ms === undefined ? NaN : amount * ms;
-}
-
-/** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
-export function durationMs(s: string): number {
-  return parseDurationText(s);
 }
 
 /** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. @internal */

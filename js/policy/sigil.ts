@@ -10,11 +10,11 @@ import { wasm } from "../engine/abi.js";
 import { putNumber, putTag, readRecord, slots, tag, text, writeRecord } from "../engine/abi.js";
 import { putStream, seedWords, streamNext, takeStream, type Seed, type Words } from "./streams.js";
 import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
-import { failed, failSigil, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
+import { failed, failSigil, keyedAgain } from "../engine/wasm-errors.js";
 import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DRAW,
-  SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
+  SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
   SIGIL_RANDOM, SIGIL_SEED, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
 
@@ -206,10 +206,20 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
     // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
     return failed(attempt as number, from, (a) => (wasm.sigil(true, undefined), keyedAgain(readRecord(), a)), failSigil);
   }
-  return failSigil(fieldValues(SIGIL_FIELDS, {
-    draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
-  }));
+  const values: InFieldOrder = [undefined, attempt, options, base, max, jitter, random, seed, attempts, name];
+  return failSigil(values);
 }
+
+/**
+ * The values of a Sigil call's fields listed in their table's order (`SIGIL_DRAW` … `SIGIL_NAME`
+ * of js/engine/boundary.ts), which {@link failSigil} picks the blamed value from by index: a list
+ * of values when the fields are numbered 0 to 9 in the order `sigil` lists them, else `never`
+ * (a type error there).
+ */
+type InFieldOrder = [
+  typeof SIGIL_DRAW, typeof SIGIL_ATTEMPT, typeof SIGIL_OPTIONS_FIELD, typeof SIGIL_BASE, typeof SIGIL_MAX,
+  typeof SIGIL_JITTER, typeof SIGIL_RANDOM, typeof SIGIL_SEED, typeof SIGIL_ATTEMPTS, typeof SIGIL_NAME,
+] extends [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] ? unknown[] : never;
 
 /**
  * A `random` function for Sigil options whose draws in `[0, 1)` equal
