@@ -157,7 +157,7 @@ const QUOTE_MAX = 100;
 
 /** `JSON.stringify(s)`, or its first {@link QUOTE_MAX} code units and the full length. */
 function quoteShort(s: string): string {
-  return s.length <= QUOTE_MAX ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, QUOTE_MAX))}… (${s.length} characters)`;
+  return JSON.stringify(s.slice(0, QUOTE_MAX)) + (s.length > QUOTE_MAX ? `… (${s.length} characters)` : "");
 }
 
 /**

@@ -118,11 +118,11 @@ function defaultIsPure(): boolean {
 /** `retrySchedule`'s work: validate once, then one wasm call per retry. */
 function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
-  const read: Read = { random: undefined, stream: undefined };
+  const read: Read = { random_: undefined, stream_: undefined };
   const n = sigil(true, undefined, options, Math.random, read);
   // Sigil's compiled policy (no steps), handed to each wait's call with the source read once.
   const rec = readRecord();
-  const { random, stream } = read;
+  const { random_: random, stream_: stream } = read;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
   const own = stream !== undefined || rec[REC_SOURCE] === SOURCE_KEYED;
@@ -151,10 +151,13 @@ export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = u
 /** Read in place of options that are not an object (no object is allocated per call; never written). */
 const NO_OPTIONS: Record<string, unknown> = {};
 
-/** What a schedule's `sigil` call read: the draw source and a `seededRandom`'s stream. */
+/**
+ * What a schedule's `sigil` call read: the draw source and a `seededRandom`'s stream (internal
+ * names end in `_`: the package's build shortens them, scripts/assemble.mjs).
+ */
 interface Read {
-  random: unknown;
-  stream: Words | undefined;
+  random_: unknown;
+  stream_: Words | undefined;
 }
 
 /**
@@ -178,8 +181,8 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   const stream = streamOf(random);
   const source = random ?? fallback;
   if (read !== undefined) {
-    read.random = source;
-    read.stream = stream;
+    read.random_ = source;
+    read.stream_ = stream;
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
