@@ -404,18 +404,21 @@ pub fn typescript() -> String {
         lists.push_str(&format!("export const {prefix}_FIELDS = [{}] as const;\n", list(&names)));
     }
     out.push_str(&lists);
-    // Option names by a `switch` (V8 compares the key with each case by identity: both are
-    // internalized strings) and the options read by name, each read an inline cache of its own.
-    for (function, of, table) in
-        [("isBackoffOption", "`createBackoff`", BACKOFF_FIELDS), ("isSigilOption", "Sigil's", SIGIL_FIELDS)]
-    {
-        out.push_str(&format!("/** Whether `key` is the name of a {of} option. */\n"));
-        out.push_str(&format!("export function {function}(key: string): boolean {{\n  switch (key) {{\n"));
-        for f in table.iter().filter(|f| f.option) {
-            out.push_str(&format!("    case \"{}\":\n", f.name));
-        }
-        out.push_str("      return true;\n  }\n  return false;\n}\n");
+    // Sigil's option names by a `switch` (V8 compares the key with each case by identity: both
+    // are internalized strings); createBackoff's by their place in BACKOFF_FIELDS, which its
+    // bundle ships anyway (strict equality too, the same comparisons); and the options read by
+    // name, each read an inline cache of its own.
+    let from = BACKOFF_FIELDS.iter().position(|f| f.option).unwrap_or(0);
+    let to = from + BACKOFF_FIELDS.iter().filter(|f| f.option).count();
+    out.push_str("/** Whether `key` is the name of a `createBackoff` option. */\n");
+    let at = if from == 0 { "BACKOFF_FIELDS.indexOf(key as never)".to_string() } else { format!("(BACKOFF_FIELDS.indexOf(key as never) - {from})") };
+    out.push_str(&format!("export function isBackoffOption(key: string): boolean {{\n  return {at} >>> 0 < {};\n}}\n", to - from));
+    out.push_str("/** Whether `key` is the name of a Sigil's option. */\n");
+    out.push_str("export function isSigilOption(key: string): boolean {\n  switch (key) {\n");
+    for f in SIGIL_FIELDS.iter().filter(|f| f.option) {
+        out.push_str(&format!("    case \"{}\":\n", f.name));
     }
+    out.push_str("      return true;\n  }\n  return false;\n}\n");
     out.push_str(
         "/**\n * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited\n \
          * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.\n */\n",

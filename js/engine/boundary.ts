@@ -95,21 +95,7 @@ export const BACKOFF_FIELDS = ["base", "growth", "factor", "max", "cap", "steps"
 export const SIGIL_FIELDS = ["draw", "attempt", "options", "baseDelayMs", "maxDelayMs", "jitter", "random", "seed", "maxAttempts", "name"] as const;
 /** Whether `key` is the name of a `createBackoff` option. */
 export function isBackoffOption(key: string): boolean {
-  switch (key) {
-    case "base":
-    case "growth":
-    case "factor":
-    case "max":
-    case "cap":
-    case "steps":
-    case "free":
-    case "jitter":
-    case "random":
-    case "seed":
-    case "maxAttempts":
-      return true;
-  }
-  return false;
+  return BACKOFF_FIELDS.indexOf(key as never) >>> 0 < 11;
 }
 /** Whether `key` is the name of a Sigil's option. */
 export function isSigilOption(key: string): boolean {

@@ -26,30 +26,19 @@ function unitMs(unit: string, long: boolean): number | undefined {
 }
 
 /** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
-export function parseDurationText(text: string): number {
+export function durationMs(text: string): number {
   const s = text.trim();
-  const n = s.length;
   const start = s.charCodeAt(0) === 0x2d ? 1 : 0; // "-"
   let i = start;
-  let v = 0;
-  for (; i < n; i++) {
-    const d = s.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) break;
-    v = v * 10 + d; // exact up to 15 digits
-  }
+  // A digit: its code XOR "0" is below 10 (past the end, NaN ^ 0x30 is 0x30).
+  while ((s.charCodeAt(i) ^ 0x30) < 10) i++;
   const digits = i - start;
   if (digits === 0 || (digits > 1 && s.charCodeAt(start) === 0x30)) return NaN;
-  // Longer amounts: `Number` reads the digits with one rounding (the sum above may round more).
-  if (digits > 15) v = Number(s.slice(start, i));
-  const amount = start === 1 ? -v : v;
-  if (i === n) return amount;
+  // `Number` reads the amount, its sign included, with one rounding (exact up to 15 digits).
+  const amount = Number(s.slice(0, i));
+  if (i === s.length) return amount;
   const ms = s.charCodeAt(i) === 0x20 ? unitMs(s.slice(i + 1), true) : unitMs(s.slice(i), false);
   return ms === undefined ? NaN : amount * ms;
-}
-
-/** Milliseconds of duration text, or `NaN` when it is not a duration. @internal */
-export function durationMs(s: string): number {
-  return parseDurationText(s);
 }
 
 /** A `DurationInput` option's number: a string's parse result, a number itself, else `NaN`. @internal */

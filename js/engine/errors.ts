@@ -61,15 +61,15 @@ export type SigilErrorCode =
  */
 export class SigilError extends Error {
   /** Machine-readable reason; `"invalid_argument"` for every error this package throws. */
-  readonly code: SigilErrorCode;
+  declare readonly code: SigilErrorCode;
 
   /** @param code the reason, e.g. `"invalid_argument"`. @param message what was wrong. */
   constructor(code: SigilErrorCode, message: string) {
     super(message);
-    // Set here, not as a class field, so the own keys are the original's, in its order
+    // Set here, not as class fields, so the own keys are the original's, in its order
     // (`code`, then `name`: what `Object.keys` and `JSON.stringify` show).
-    this.name = "SigilError";
     this.code = code;
+    this.name = "SigilError";
     brand(this, SIGIL_BRAND);
   }
 
@@ -157,14 +157,20 @@ const QUOTE_MAX = 100;
 
 /** `JSON.stringify(s)`, or its first {@link QUOTE_MAX} code units and the full length. */
 function quoteShort(s: string): string {
-  return s.length <= QUOTE_MAX ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, QUOTE_MAX))}… (${s.length} characters)`;
+  return JSON.stringify(s.slice(0, QUOTE_MAX)) + (s.length > QUOTE_MAX ? `… (${s.length} characters)` : "");
 }
 
-/** How a received value other than a number, boolean or string is named in a message, by its tag. */
-const KINDS: Record<number, string> = {
-  [TAG_UNDEFINED]: "undefined", [TAG_NULL]: "null", [TAG_FUNCTION]: "a function", [TAG_ARRAY]: "an array",
-  [TAG_OBJECT]: "an object", [TAG_SYMBOL]: "a symbol", [TAG_BIGINT]: "a bigint",
-};
+/**
+ * How a received value other than a number, boolean or string is named in a message, indexed by
+ * its tag (a hole at each of those three: {@link TagsInOrder} checks the positions).
+ */
+const KINDS: TagsInOrder = ["undefined", , , , "null", "a function", "an array", "an object", "a symbol", "a bigint"];
+
+/** A list of names when the tags are numbered as `KINDS` lists them, else `never` (a type error there). */
+type TagsInOrder = [
+  typeof TAG_UNDEFINED, typeof TAG_NUMBER, typeof TAG_STRING, typeof TAG_BOOLEAN, typeof TAG_NULL, typeof TAG_FUNCTION,
+  typeof TAG_ARRAY, typeof TAG_OBJECT, typeof TAG_SYMBOL, typeof TAG_BIGINT,
+] extends [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] ? readonly (string | undefined)[] : never;
 
 function describe(v: unknown): string {
   const t = tag(v);

@@ -17,7 +17,7 @@ export type Fail = (values: readonly unknown[]) => never;
  * Throws the error a wasm check recorded (src/bindings/mod.rs): its class,
  * option name (with an index, `steps[3]`) and expected text, with the value
  * to blame taken from `values` (the values the call was given, in its order;
- * for a call that reads fields, see {@link fieldValues}).
+ * for a call that reads fields, their values in its table's order).
  * @internal
  */
 export function fail(values: readonly unknown[]): never {
@@ -41,14 +41,6 @@ export function failBackoff(values: readonly unknown[]): never {
 export function failSigil(values: readonly unknown[]): never {
   const s = slots();
   throw invalid(s[ERR_KIND] as number, SIGIL_WORDING[s[ERR_OPTION] as number] as string, SIGIL_WORDING[s[ERR_EXPECTED] as number] as string, values[s[ERR_ARG] as number]);
-}
-
-/**
- * The values of a call's fields in their table's order (`BACKOFF_FIELDS`, `SIGIL_FIELDS` of
- * js/engine/boundary.ts), by name from `read`: what {@link fail} picks the blamed value from. @internal
- */
-export function fieldValues<K extends string>(fields: readonly K[], read: { readonly [F in K]: unknown }): unknown[] {
-  return fields.map((k) => read[k]);
 }
 
 /** The error a wasm check recorded, as {@link fail} throws it (returned, not thrown). @internal */

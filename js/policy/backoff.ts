@@ -314,8 +314,10 @@ export class Backoff implements Iterable<number> {
     try {
       // This copy's own policy: it has the private record (an object that only inherits from
       // a policy, or a Proxy of one, has not, and goes the foreign way or is rejected).
-      if (typeof x === "object" && x !== null && #rec in x) return x as Backoff;
-      foreign = typeof x === "object" && x !== null ? (x as Record<symbol, unknown>)[OPTIONS] : undefined;
+      if (typeof x === "object" && x !== null) {
+        if (#rec in x) return x as Backoff;
+        foreign = (x as Record<symbol, unknown>)[OPTIONS];
+      }
     } catch (e) {
       throw invalid(TYPE, "policy", `${expected} that can be read`, x, e);
     }
@@ -644,13 +646,14 @@ function stepsOf(steps: unknown): unknown {
     const length = list.length;
     const items = new Array<unknown>(Math.min(length, MAX_STEPS + 1));
     for (let i = 0; i < items.length; i++) items[i] = list[i];
-    return { length, items };
+    return { length_: length, items_: items };
   });
 }
 
 /** The code of `v` in `list` (its index + `offset`), or -1 when `v` is not one of its strings. */
 function code(list: readonly string[], v: unknown, offset: number): number {
-  return typeof v === "string" && list.includes(v) ? list.indexOf(v) + offset : -1;
+  const i = list.indexOf(v as string);
+  return i < 0 ? -1 : i + offset;
 }
 
 /**
@@ -679,7 +682,7 @@ function compile(v: Values, fluent: boolean): number[] {
   let items: unknown[] = [];
   let length: unknown;
   if (tag(steps) === TAG_ARRAY) {
-    ({ length, items } = stepList as { length: number; items: unknown[] });
+    ({ length_: length, items_: items } = stepList as { length_: number; items_: unknown[] });
     const at = stepInput();
     const n = Math.min(items.length, MAX_STEPS);
     for (let i = 0; i < n; i++) {

@@ -10,11 +10,11 @@ import { wasm } from "../engine/abi.js";
 import { putNumber, putTag, readRecord, slots, tag, text, writeRecord } from "../engine/abi.js";
 import { putStream, seedWords, streamNext, takeStream, type Seed, type Words } from "./streams.js";
 import { SigilError, unknownSigilKey, useSigilError, type SigilErrorCode } from "../engine/errors.js";
-import { failed, failSigil, fieldValues, keyedAgain } from "../engine/wasm-errors.js";
+import { failed, failSigil, keyedAgain } from "../engine/wasm-errors.js";
 import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DELAY, SIGIL_DRAW,
-  SIGIL_FIELDS, SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
+  SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
   SIGIL_RANDOM, SIGIL_SEED, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
 
@@ -76,7 +76,7 @@ export function nextDelayMs(attempt: number, options: BackoffOptions | undefined
   if (pure && typeof attempt === "number" && (DEFAULT_DELAYS[attempt] as number) >= 0) {
     return DEFAULT_DELAYS[attempt] as number;
   }
-  const d = sigil(false, attempt, options, Math.random);
+  const d = sigil(false, attempt, options);
   if (pure && attempt >>> 0 === attempt && attempt < DEFAULT_DELAYS.length) DEFAULT_DELAYS[attempt] = d;
   return d;
 }
@@ -118,11 +118,11 @@ function defaultIsPure(): boolean {
 /** `retrySchedule`'s work: validate once, then one wasm call per retry. */
 function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
-  const read: Read = { random: undefined, stream: undefined };
-  const n = sigil(true, undefined, options, Math.random, read);
+  const n = sigil(true, undefined, options);
   // Sigil's compiled policy (no steps), handed to each wait's call with the source read once.
   const rec = readRecord();
-  const { random, stream } = read;
+  const random = scheduleSource;
+  const stream = scheduleStream;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
   const own = stream !== undefined || rec[REC_SOURCE] === SOURCE_KEYED;
@@ -151,20 +151,19 @@ export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = u
 /** Read in place of options that are not an object (no object is allocated per call; never written). */
 const NO_OPTIONS: Record<string, unknown> = {};
 
-/** What a schedule's `sigil` call read: the draw source and a `seededRandom`'s stream. */
-interface Read {
-  random: unknown;
-  stream: Words | undefined;
-}
+/** What the last schedule's `sigil` call read: the draw source and a `seededRandom`'s stream. */
+let scheduleSource: unknown;
+let scheduleStream: Words | undefined;
 
 /**
  * Reads the options (only when `options` is an object) and answers with the one `sigil` call:
  * validation in the original order, then the delay of retry `attempt` (or, for a schedule, the
  * number of attempts, with Sigil's compiled policy in the policy area and the source read into
- * `read`). Each value is written into the input slots by name (`put`, the fields `SIGIL_*` of
+ * `scheduleSource`, `scheduleStream`). `Math.random` is looked up first, as the default source. Each value is written into the input slots by name (`put`, the fields `SIGIL_*` of
  * src/boundary.rs), and an error blames one of them by name (`SIGIL_FIELDS`).
  */
-function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number, read?: Read): number {
+function sigil(schedule: boolean, attempt: unknown, options: unknown): number {
+  const fallback = Math.random;
   let name: string | undefined;
   let o: Record<string, unknown> = NO_OPTIONS;
   const object = typeof options === "object" && options !== null;
@@ -177,9 +176,9 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   // A `seededRandom` function's draws are taken in wasm; any other function is called.
   const stream = streamOf(random);
   const source = random ?? fallback;
-  if (read !== undefined) {
-    read.random = source;
-    read.stream = stream;
+  if (schedule) {
+    scheduleSource = source;
+    scheduleStream = stream;
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
@@ -208,10 +207,20 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
     // The same call for a schedule answers Sigil's compiled policy (keyed draws: no source).
     return failed(attempt as number, from, (a) => (wasm.sigilOwn(true), keyedAgain(readRecord(), a)), failSigil);
   }
-  return failSigil(fieldValues(SIGIL_FIELDS, {
-    draw: undefined, attempt, options, baseDelayMs: base, maxDelayMs: max, jitter, random, seed, maxAttempts: attempts, name,
-  }));
+  const values: InFieldOrder = [undefined, attempt, options, base, max, jitter, random, seed, attempts, name];
+  return failSigil(values);
 }
+
+/**
+ * The values of a Sigil call's fields listed in their table's order (`SIGIL_DRAW` … `SIGIL_NAME`
+ * of js/engine/boundary.ts), which {@link failSigil} picks the blamed value from by index: a list
+ * of values when the fields are numbered 0 to 9 in the order `sigil` lists them, else `never`
+ * (a type error there).
+ */
+type InFieldOrder = [
+  typeof SIGIL_DRAW, typeof SIGIL_ATTEMPT, typeof SIGIL_OPTIONS_FIELD, typeof SIGIL_BASE, typeof SIGIL_MAX,
+  typeof SIGIL_JITTER, typeof SIGIL_RANDOM, typeof SIGIL_SEED, typeof SIGIL_ATTEMPTS, typeof SIGIL_NAME,
+] extends [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] ? unknown[] : never;
 
 /**
  * A `random` function for Sigil options whose draws in `[0, 1)` equal
