@@ -76,7 +76,7 @@ export function nextDelayMs(attempt: number, options: BackoffOptions | undefined
   if (pure && typeof attempt === "number" && (DEFAULT_DELAYS[attempt] as number) >= 0) {
     return DEFAULT_DELAYS[attempt] as number;
   }
-  const d = sigil(false, attempt, options);
+  const d = sigil(false, attempt, options, Math.random);
   if (pure && attempt >>> 0 === attempt && attempt < DEFAULT_DELAYS.length) DEFAULT_DELAYS[attempt] = d;
   return d;
 }
@@ -118,11 +118,11 @@ function defaultIsPure(): boolean {
 /** `retrySchedule`'s work: validate once, then one wasm call per retry. */
 function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
-  const n = sigil(true, undefined, options);
+  const read: Read = { random_: undefined, stream_: undefined };
+  const n = sigil(true, undefined, options, Math.random, read);
   // Sigil's compiled policy (no steps), handed to each wait's call with the source read once.
   const rec = readRecord();
-  const random = scheduleSource;
-  const stream = scheduleStream;
+  const { random_: random, stream_: stream } = read;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
   const own = stream !== undefined || rec[REC_SOURCE] === SOURCE_KEYED;
@@ -151,19 +151,23 @@ export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = u
 /** Read in place of options that are not an object (no object is allocated per call; never written). */
 const NO_OPTIONS: Record<string, unknown> = {};
 
-/** What the last schedule's `sigil` call read: the draw source and a `seededRandom`'s stream. */
-let scheduleSource: unknown;
-let scheduleStream: Words | undefined;
+/**
+ * What a schedule's `sigil` call read: the draw source and a `seededRandom`'s stream (internal
+ * names end in `_`: the package's build shortens them, scripts/assemble.mjs).
+ */
+interface Read {
+  random_: unknown;
+  stream_: Words | undefined;
+}
 
 /**
  * Reads the options (only when `options` is an object) and answers with the one `sigil` call:
  * validation in the original order, then the delay of retry `attempt` (or, for a schedule, the
  * number of attempts, with Sigil's compiled policy in the policy area and the source read into
- * `scheduleSource`, `scheduleStream`). `Math.random` is looked up first, as the default source. Each value is written into the input slots by name (`put`, the fields `SIGIL_*` of
+ * `read`). Each value is written into the input slots by name (`put`, the fields `SIGIL_*` of
  * src/boundary.rs), and an error blames one of them by name (`SIGIL_FIELDS`).
  */
-function sigil(schedule: boolean, attempt: unknown, options: unknown): number {
-  const fallback = Math.random;
+function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: () => number, read?: Read): number {
   let name: string | undefined;
   let o: Record<string, unknown> = NO_OPTIONS;
   const object = typeof options === "object" && options !== null;
@@ -176,9 +180,9 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown): number {
   // A `seededRandom` function's draws are taken in wasm; any other function is called.
   const stream = streamOf(random);
   const source = random ?? fallback;
-  if (schedule) {
-    scheduleSource = source;
-    scheduleStream = stream;
+  if (read !== undefined) {
+    read.random_ = source;
+    read.stream_ = stream;
   }
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
