@@ -28,9 +28,8 @@ import { buildSync } from "esbuild";
 /** The runtime trees under pkg/dist. */
 export const TREES = ["esm", "node", "cjs", "workerd"];
 /**
- * Budget of the packed tarball, bytes: at most 161.1 KB (the JavaScript build, 8.2 KB of it, and
- * the node tree, 35 KB: one bundle of the code with the wasm as base64, which has no twin to
- * share bytes with). npm orders a tarball's files by
+ * Budget of the packed tarball, bytes. It holds the JavaScript build and the node tree (one
+ * bundle of the code with the wasm as base64, which has no twin to share bytes with). npm orders a tarball's files by
  * extension and name, so each ESM file sits beside its Workers twin; gzip shares their bytes
  * only while a file is under its 32 KB window, so no chunk of those trees may grow past ~31 KB.
  */
