@@ -411,8 +411,15 @@ pub fn typescript() -> String {
     let from = BACKOFF_FIELDS.iter().position(|f| f.option).unwrap_or(0);
     let to = from + BACKOFF_FIELDS.iter().filter(|f| f.option).count();
     out.push_str("/** Whether `key` is the name of a `createBackoff` option. */\n");
-    let at = if from == 0 { "BACKOFF_FIELDS.indexOf(key as never)".to_string() } else { format!("(BACKOFF_FIELDS.indexOf(key as never) - {from})") };
-    out.push_str(&format!("export function isBackoffOption(key: string): boolean {{\n  return {at} >>> 0 < {};\n}}\n", to - from));
+    let at = if from == 0 {
+        "BACKOFF_FIELDS.indexOf(key as never)".to_string()
+    } else {
+        format!("(BACKOFF_FIELDS.indexOf(key as never) - {from})")
+    };
+    out.push_str(&format!(
+        "export function isBackoffOption(key: string): boolean {{\n  return {at} >>> 0 < {};\n}}\n",
+        to - from
+    ));
     out.push_str("/** Whether `key` is the name of a Sigil's option. */\n");
     out.push_str("export function isSigilOption(key: string): boolean {\n  switch (key) {\n");
     for f in SIGIL_FIELDS.iter().filter(|f| f.option) {
