@@ -241,14 +241,16 @@ function buildOptions(v: Record<string, string | boolean | undefined>): BackoffO
 
 /**
  * The line under the table: the shortest and longest total wait any draws can give
- * (`totalBounds()`); without jitter the two are the total window itself, and the line says so.
+ * (`totalBounds()`); when the two are equal the total window is the same on every run, and the
+ * line says why: the policy has no jitter, or its draws cannot move any wait (a base of 0,
+ * waits that are already `Infinity`).
  */
-function boundsLine(b: { min: number; max: number }): string {
-  if (b.min === b.max) return "total wait bounds: the total window on every run (no jitter)";
+function boundsLine(b: { min: number; max: number }, jittered: boolean): string {
+  if (b.min === b.max) return `total wait bounds: the total window on every run (${jittered ? "the jitter draws cannot move it" : "no jitter"})`;
   return `total wait bounds: ${formatElapsed(b.min)} – ${formatElapsed(b.max)} (${b.min} – ${b.max} ms)`;
 }
 
-function render(rows: Row[], total: number, format: string, bounds: { min: number; max: number }): string {
+function render(rows: Row[], total: number, format: string, bounds: { min: number; max: number }, jittered: boolean): string {
   if (format === "json") return JSON.stringify({ retries: rows, totalMs: total, totalBounds: bounds }, null, 2);
   if (format === "csv") return ["retry,delay_ms,elapsed_ms", ...rows.map((r) => `${r.retry},${r.delayMs},${r.elapsedMs}`)].join("\n");
   // One style per column: every delay in one unit, every elapsed time as a clock reading.
@@ -257,7 +259,7 @@ function render(rows: Row[], total: number, format: string, bounds: { min: numbe
   const widths = [0, 1, 2].map((c) => table.reduce((w, row) => Math.max(w, (row[c] as string).length), 0));
   const lines = table.map((row) => row.map((cell, c) => (c === 0 ? cell.padStart(widths[0] as number) : cell.padEnd(widths[c] as number))).join("   ").trimEnd());
   if (rows.length === 0) lines.push("(no retries: a single attempt)");
-  lines.push("", `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(bounds));
+  lines.push("", `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(bounds, jittered));
   return lines.join("\n");
 }
 
@@ -289,7 +291,7 @@ function barChart(policy: Backoff, rows: Row[], total: number, totals: { min: nu
     }
     return `${String(r.retry).padStart(5)} │${line} ${label}`.slice(0, 80);
   });
-  return [...lines, `${" ".repeat(5)} └${"─".repeat(BAR)}`, `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(totals)].join("\n");
+  return [...lines, `${" ".repeat(5)} └${"─".repeat(BAR)}`, `total window: ${formatElapsed(total)} (${total} ms)`, boundsLine(totals, policy.toJSON().jitter !== 0)].join("\n");
 }
 
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
@@ -375,7 +377,7 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       }
     }
     const bounds = policy.totalBounds();
-    out(values.chart ? barChart(policy, rows, elapsed, bounds) : render(rows, elapsed, format, bounds));
+    out(values.chart ? barChart(policy, rows, elapsed, bounds) : render(rows, elapsed, format, bounds, policy.toJSON().jitter !== 0));
     if (values.svg !== undefined) err(`wrote ${values.svg}`);
     return 0;
   } catch (e) {

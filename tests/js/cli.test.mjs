@@ -152,6 +152,22 @@ test("a number that is not zero but too small for a double (1e-400, 1e-320) is a
   assert.equal(r.stdout, "retry,delay_ms,elapsed_ms\n1,1000,1000\n");
 });
 
+test("a jittered schedule whose draws cannot move a wait says so, not that it has no jitter", () => {
+  for (const args of [
+    ["--base", "0", "--jitter", "0.5", "--attempts", "3"],
+    ["--max", "none", "--jitter", "full", "--attempts", "1100"],
+    ["--max", "none", "--jitter", "0.5", "--seed", "1", "--attempts", "1200"],
+  ]) {
+    for (const chart of [[], ["--chart"]]) {
+      const r = run("schedule", ...args, ...chart);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout.split("\n").at(-2), "total wait bounds: the total window on every run (the jitter draws cannot move it)", args.join(" "));
+    }
+  }
+  const plain = run("schedule", "--base", "0", "--attempts", "3", "--chart");
+  assert.equal(plain.stdout.split("\n").at(-2), "total wait bounds: the total window on every run (no jitter)");
+});
+
 test("--base, --max and --steps take what createBackoff takes: ms with a fraction or an exponent, and duration text", () => {
   const csv = (...args) => {
     const r = run("schedule", "--format", "csv", ...args);
