@@ -101,6 +101,17 @@ test("decorrelated: the AWS recurrence, computed independently, and its range ov
   assert.equal(draws.length, 4);
 });
 
+test("keyed draws with free attempts: decorrelated keys its steps, the other kinds their attempts", () => {
+  const decorrelated = (free) => createBackoff({ base: 100, max: 1000, jitter: "decorrelated", seed: "x", free });
+  for (let k = 1; k <= 6; k++) assert.equal(decorrelated(2).delay(k + 2), decorrelated(0).delay(k), `step ${k}`);
+  assert.equal(decorrelated(2).delay(3), 181);
+  // ± jitter: the draw of attempt 3 is keyed by "x 3", free attempts or not.
+  const plus = createBackoff({ base: 1000, jitter: 0.5, seed: "x", free: 2 });
+  const u = createRandom("x 3").next();
+  assert.equal(plus.delay(3), 1054);
+  assert.equal(plus.delay(3), createBackoff({ base: 1000, jitter: 0.5, random: () => u, free: 2 }).delay(3));
+});
+
 test("decorrelated at attempts 1, 2, 1000 and 2^53 - 1 returns and stays within [base, cap]", () => {
   for (const random of [undefined, createRandom("big")]) {
     const p = createBackoff({ base: 250, max: "1 minute", jitter: "decorrelated", ...(random ? { random } : { seed: "big" }) });
