@@ -309,9 +309,11 @@ fn compose(
     };
     let key = SeedHash::from_words([k0, k1, k2, k3]);
     let mut stopped = false;
+    // `settles` through `black_box`: `src` is invariant in the decorrelated loop, and LLVM
+    // would otherwise unswitch the loop into two copies.
     p.compose(
         attempt,
-        move || src >= LOW,
+        move || core::hint::black_box(src) >= LOW,
         |k, lo, hi| {
             let x = draw(src, sigil, key, from, key_len, k, lo, hi, &mut stopped);
             if stopped { None } else { Some(x) }
