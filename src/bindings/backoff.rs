@@ -353,7 +353,7 @@ fn draw(
 /// prefix `prefix`, scaled into `[lo, hi]`: the first draw of the stream seeded
 /// `"<seed> <k>"`. `None` with [`KEY_TEXT`] recorded when only JavaScript can write
 /// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
-#[inline(never)]
+#[inline]
 fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
     let mut buf = [0u16; 24];
     let units = match js_integer_text(k, &mut buf) {
