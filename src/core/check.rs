@@ -32,9 +32,51 @@ pub const DELAY_MS: Expected = text(T::DelayMs);
 /// [`ceiling`]'s wording.
 pub const CEILING: Expected = text(T::Ceiling);
 
-fn is_integer(x: f64) -> bool {
-    finite(x) && x.trunc() == x
+/// The numbers a check accepts: those in `[lo, hi]` (never NaN), integers only
+/// when `integer`. A finite bound excludes ±Infinity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Accepts {
+    /// The least number accepted.
+    pub lo: f64,
+    /// The greatest number accepted.
+    pub hi: f64,
+    /// Only integers.
+    pub integer: bool,
 }
+
+impl Accepts {
+    /// Whether `x` is one of the numbers.
+    #[inline]
+    pub fn holds(&self, x: f64) -> bool {
+        x >= self.lo && x <= self.hi && (!self.integer || x.trunc() == x)
+    }
+
+    fn check(&self, x: f64, wording: Expected) -> Result<f64, Expected> {
+        if self.holds(x) { Ok(x) } else { Err(wording) }
+    }
+}
+
+/// What [`attempt_number`] accepts.
+pub const ATTEMPT_NUMBERS: Accepts = Accepts { lo: 1.0, hi: f64::MAX, integer: true };
+/// What [`schedule_attempts`] accepts.
+pub const SCHEDULE_ATTEMPT_NUMBERS: Accepts = Accepts { lo: 1.0, hi: MAX_SCHEDULE_ATTEMPTS, integer: true };
+/// What [`decorrelated_schedule_attempts`] accepts.
+pub const DECORRELATED_SCHEDULE_ATTEMPT_NUMBERS: Accepts =
+    Accepts { lo: 1.0, hi: MAX_DECORRELATED_SCHEDULE_ATTEMPTS, integer: true };
+/// What [`non_negative`] accepts.
+pub const NON_NEGATIVE_NUMBERS: Accepts = Accepts { lo: 0.0, hi: f64::INFINITY, integer: false };
+/// What [`sigil_jitter`] accepts.
+pub const SIGIL_JITTERS: Accepts = Accepts { lo: 0.0, hi: 1.0, integer: false };
+/// What [`factor`] accepts.
+pub const FACTORS: Accepts = Accepts { lo: 1.0, hi: f64::MAX, integer: false };
+/// What [`free`] accepts.
+pub const FREE_COUNTS: Accepts = Accepts { lo: 0.0, hi: MAX_SAFE_INTEGER, integer: true };
+/// What [`delay_ms`] accepts.
+pub const DELAYS_MS: Accepts = Accepts { lo: 0.0, hi: f64::MAX, integer: false };
+/// What [`finite`] accepts.
+pub const FINITE_NUMBERS: Accepts = Accepts { lo: -f64::MAX, hi: f64::MAX, integer: false };
+/// No number.
+pub const NO_NUMBER: Accepts = Accepts { lo: f64::INFINITY, hi: -f64::MAX, integer: false };
 
 /// `x.is_finite()`, written as `x - x == 0` (exactly 0 for every finite `x`, NaN
 /// for ±Infinity and NaN): in wasm a subtraction and a comparison, where
@@ -48,7 +90,7 @@ pub fn finite(x: f64) -> bool {
 
 /// A retry or attempt number: an integer `>= 1` (any size).
 pub fn attempt_number(x: f64) -> Result<f64, Expected> {
-    if is_integer(x) && x >= 1.0 { Ok(x) } else { Err(ATTEMPT_NUMBER) }
+    ATTEMPT_NUMBERS.check(x, ATTEMPT_NUMBER)
 }
 
 /// The most attempts a materialised schedule (`retrySchedule`, `schedule()`,
@@ -73,12 +115,7 @@ pub fn item_count(n: f64, min: f64, max: f64) -> bool {
 
 /// `maxAttempts` for a materialised schedule: an integer in `[1, 1_000_001]`.
 pub fn schedule_attempts(x: f64) -> Result<f64, Expected> {
-    attempts_up_to(x, MAX_SCHEDULE_ATTEMPTS, SCHEDULE_ATTEMPTS)
-}
-
-/// An attempt number (an integer `>= 1`) no larger than `limit`, else `wording`.
-fn attempts_up_to(x: f64, limit: f64, wording: Expected) -> Result<f64, Expected> {
-    if attempt_number(x).is_ok() && x <= limit { Ok(x) } else { Err(wording) }
+    SCHEDULE_ATTEMPT_NUMBERS.check(x, SCHEDULE_ATTEMPTS)
 }
 
 /// The most attempts a materialised schedule of a policy with decorrelated jitter
@@ -91,17 +128,17 @@ pub const MAX_DECORRELATED_SCHEDULE_ATTEMPTS: f64 = 1_001.0;
 /// `maxAttempts` for a materialised schedule with decorrelated jitter: an integer
 /// in `[1, 1_001]`.
 pub fn decorrelated_schedule_attempts(x: f64) -> Result<f64, Expected> {
-    attempts_up_to(x, MAX_DECORRELATED_SCHEDULE_ATTEMPTS, DECORRELATED_SCHEDULE_ATTEMPTS)
+    DECORRELATED_SCHEDULE_ATTEMPT_NUMBERS.check(x, DECORRELATED_SCHEDULE_ATTEMPTS)
 }
 
 /// A non-negative number, `Infinity` allowed (Sigil's `baseDelayMs`, `maxDelayMs`).
 pub fn non_negative(x: f64) -> Result<f64, Expected> {
-    if x >= 0.0 { Ok(x) } else { Err(NON_NEGATIVE) }
+    NON_NEGATIVE_NUMBERS.check(x, NON_NEGATIVE)
 }
 
 /// Sigil's jitter: 0 (off) or a fraction in `(0, 1]`.
 pub fn sigil_jitter(x: f64) -> Result<f64, Expected> {
-    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(SIGIL_JITTER) }
+    SIGIL_JITTERS.check(x, SIGIL_JITTER)
 }
 
 /// A random draw handed back by a user's `random()`: a number in `[0, 1]`.
@@ -116,18 +153,18 @@ pub fn fraction(x: f64) -> Result<f64, Expected> {
 
 /// An exponential factor: finite and `>= 1`.
 pub fn factor(x: f64) -> Result<f64, Expected> {
-    if finite(x) && x >= 1.0 { Ok(x) } else { Err(FACTOR) }
+    FACTORS.check(x, FACTOR)
 }
 
 /// A count of free attempts: a non-negative safe integer.
 pub fn free(x: f64) -> Result<f64, Expected> {
-    if is_integer(x) && (0.0..=MAX_SAFE_INTEGER).contains(&x) { Ok(x) } else { Err(FREE) }
+    FREE_COUNTS.check(x, FREE)
 }
 
 /// A delay in ms: finite and `>= 0` (a duration that parsed to a negative or
 /// overflowing number is rejected here).
 pub fn delay_ms(x: f64) -> Result<f64, Expected> {
-    if finite(x) && x >= 0.0 { Ok(x) } else { Err(DELAY_MS) }
+    DELAYS_MS.check(x, DELAY_MS)
 }
 
 /// A ceiling in ms: `>= base`; `Infinity` means unbounded.

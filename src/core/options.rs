@@ -239,31 +239,67 @@ impl Given for Options {
     }
 }
 
+/// The checks [`holds`] runs: each wording's [`check::Accepts`].
+const CHECKS: [(T, check::Accepts); 9] = [
+    (T::AttemptNumber, check::ATTEMPT_NUMBERS),
+    (T::ScheduleAttempts, check::SCHEDULE_ATTEMPT_NUMBERS),
+    (T::DecorrelatedScheduleAttempts, check::DECORRELATED_SCHEDULE_ATTEMPT_NUMBERS),
+    (T::NonNegative, check::NON_NEGATIVE_NUMBERS),
+    (T::SigilJitter, check::SIGIL_JITTERS),
+    (T::FactorExpected, check::FACTORS),
+    (T::FreeExpected, check::FREE_COUNTS),
+    (T::DelayMs, check::DELAYS_MS),
+    (T::Finite, check::FINITE_NUMBERS),
+];
+
+/// Every bound of [`CHECKS`] (and [`check::NO_NUMBER`]'s).
+static BOUNDS: [f64; 8] = [
+    f64::INFINITY,
+    -f64::MAX,
+    0.0,
+    1.0,
+    check::MAX_DECORRELATED_SCHEDULE_ATTEMPTS,
+    check::MAX_SCHEDULE_ATTEMPTS,
+    check::MAX_SAFE_INTEGER,
+    f64::MAX,
+];
+
+/// The wording id of the first check in [`RULES`].
+const FIRST_CHECK: u32 = T::AttemptNumber as u32;
+
+/// [`CHECKS`] as one byte per wording id from [`FIRST_CHECK`] on ([`rule`]), and
+/// [`check::NO_NUMBER`] for the ids between them that are no check's.
+static RULES: [u8; T::Finite as usize - FIRST_CHECK as usize + 1] = {
+    let mut rules = [rule(check::NO_NUMBER); T::Finite as usize - FIRST_CHECK as usize + 1];
+    let mut i = 0;
+    while i < CHECKS.len() {
+        rules[CHECKS[i].0 as usize - FIRST_CHECK as usize] = rule(CHECKS[i].1);
+        i += 1;
+    }
+    rules
+};
+
+/// A check as one byte: the index in [`BOUNDS`] of its lower bound (bits 0-2) and of
+/// its upper bound (bits 3-5), and whether it takes integers only (bit 6).
+const fn rule(a: check::Accepts) -> u8 {
+    const fn at(x: f64) -> u8 {
+        let mut i = 0;
+        while BOUNDS[i] != x {
+            i += 1;
+        }
+        i as u8
+    }
+    at(a.lo) | at(a.hi) << 3 | (a.integer as u8) << 6
+}
+
 /// Whether `x` passes the check whose wording is `expected` (a [`T`] id): the
-/// `core::check` function of that wording.
+/// `core::check` function of that wording, as the numbers it accepts ([`CHECKS`],
+/// read from [`RULES`]; none for another id).
 #[inline(never)]
 fn holds(expected: u32, x: f64) -> bool {
-    const ATTEMPT_NUMBER: u32 = T::AttemptNumber as u32;
-    const SCHEDULE_ATTEMPTS: u32 = T::ScheduleAttempts as u32;
-    const DECORRELATED_SCHEDULE_ATTEMPTS: u32 = T::DecorrelatedScheduleAttempts as u32;
-    const NON_NEGATIVE: u32 = T::NonNegative as u32;
-    const SIGIL_JITTER: u32 = T::SigilJitter as u32;
-    const FACTOR: u32 = T::FactorExpected as u32;
-    const FREE: u32 = T::FreeExpected as u32;
-    const DELAY_MS: u32 = T::DelayMs as u32;
-    const FINITE: u32 = T::Finite as u32;
-    match expected {
-        ATTEMPT_NUMBER => check::attempt_number(x).is_ok(),
-        SCHEDULE_ATTEMPTS => check::schedule_attempts(x).is_ok(),
-        DECORRELATED_SCHEDULE_ATTEMPTS => check::decorrelated_schedule_attempts(x).is_ok(),
-        NON_NEGATIVE => check::non_negative(x).is_ok(),
-        SIGIL_JITTER => check::sigil_jitter(x).is_ok(),
-        FACTOR => check::factor(x).is_ok(),
-        FREE => check::free(x).is_ok(),
-        DELAY_MS => check::delay_ms(x).is_ok(),
-        FINITE => check::finite(x),
-        _ => false,
-    }
+    let r = RULES.get(expected.wrapping_sub(FIRST_CHECK) as usize).copied().unwrap_or(rule(check::NO_NUMBER));
+    let (lo, hi) = (BOUNDS[usize::from(r & 7)], BOUNDS[usize::from(r >> 3 & 7)]);
+    check::Accepts { lo, hi, integer: r & 64 != 0 }.holds(x)
 }
 
 /// A number checked by the check of `spec`'s wording (`holds`). Anything but a
@@ -501,6 +537,64 @@ mod tests {
         let shape = curve::<Invalid>(false, o);
         let r = shape.and_then(|s| shared::<Invalid>(false, o, &s).map(|_| ()));
         r.err().map(|e| (e.option(), e.kind()))
+    }
+
+    #[test]
+    fn holds_is_each_wordings_check() {
+        type Check = (T, fn(f64) -> bool);
+        let checks: [Check; 9] = [
+            (T::AttemptNumber, |x| check::attempt_number(x).is_ok()),
+            (T::ScheduleAttempts, |x| check::schedule_attempts(x).is_ok()),
+            (T::DecorrelatedScheduleAttempts, |x| check::decorrelated_schedule_attempts(x).is_ok()),
+            (T::NonNegative, |x| check::non_negative(x).is_ok()),
+            (T::SigilJitter, |x| check::sigil_jitter(x).is_ok()),
+            (T::FactorExpected, |x| check::factor(x).is_ok()),
+            (T::FreeExpected, |x| check::free(x).is_ok()),
+            (T::DelayMs, |x| check::delay_ms(x).is_ok()),
+            (T::Finite, check::finite),
+        ];
+        let xs = [
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            1.5,
+            2.0,
+            1_000.0,
+            1_001.0,
+            1_002.0,
+            1_000_001.0,
+            1_000_002.0,
+            check::MAX_SAFE_INTEGER,
+            check::MAX_SAFE_INTEGER + 1.0,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            -1.0,
+            -1e300,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for id in 0..128u32 {
+            let check = checks.iter().find(|(t, _)| *t as u32 == id).map(|(_, f)| f);
+            for x in xs {
+                assert_eq!(holds(id, x), check.is_some_and(|f| f(x)), "wording {id}, {x}");
+            }
+        }
+        // Each check as its docstring states it.
+        for x in xs {
+            let integer = x.is_finite() && x.trunc() == x;
+            assert_eq!(check::attempt_number(x).is_ok(), integer && x >= 1.0, "{x}");
+            assert_eq!(check::factor(x).is_ok(), x.is_finite() && x >= 1.0, "{x}");
+            assert_eq!(check::free(x).is_ok(), integer && (0.0..=check::MAX_SAFE_INTEGER).contains(&x), "{x}");
+            assert_eq!(check::delay_ms(x).is_ok(), x.is_finite() && x >= 0.0, "{x}");
+            assert_eq!(check::non_negative(x).is_ok(), x >= 0.0, "{x}");
+            assert_eq!(check::sigil_jitter(x).is_ok(), (0.0..=1.0).contains(&x), "{x}");
+        }
     }
 
     #[test]
