@@ -302,14 +302,16 @@ impl options::Given for InputOptions {
 
 /// The draw source code of the compiled policy ([`source`]) for a [`Source`].
 pub(crate) fn source_code(s: Source) -> u32 {
-    match s {
-        Source::System | Source::Next => source::NEXT,
-        Source::Keyed => source::KEYED,
-        Source::Seeded => source::SEEDED,
-        Source::Function => source::FUNCTION,
-        Source::Float => source::FLOAT,
-    }
+    if s == Source::System { source::NEXT } else { s as u32 }
 }
+
+const _: () = assert!(
+    Source::Function as u32 == source::FUNCTION
+        && Source::Float as u32 == source::FLOAT
+        && Source::Next as u32 == source::NEXT
+        && Source::Seeded as u32 == source::SEEDED
+        && Source::Keyed as u32 == source::KEYED
+);
 
 /// `core::options::number` of a tagged value with its error recorded: the number, or
 /// NaN (no check passes NaN).

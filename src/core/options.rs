@@ -117,20 +117,22 @@ pub enum Opt<V> {
 }
 
 /// Where the draws of a policy's jitter come from (the `random` and `seed` options).
+/// Each but `System` is numbered as the wasm boundary's draw source code
+/// (`boundary::source`), which draws from the system stream as from a `next()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
     /// No `random` and no `seed`: the default system stream.
-    System,
-    /// Keyed draws from `seed`: a pure function of (seed, attempt).
-    Keyed,
-    /// A seeded stream of this package.
-    Seeded,
+    System = 0,
     /// A JavaScript `() => number` (draws in `[0, 1]`).
-    Function,
+    Function = 1,
     /// An object's `float(min, max)` (draws in `[min, max]`).
-    Float,
+    Float = 2,
     /// An object's `next()` (draws in `[0, 1]`).
-    Next,
+    Next = 3,
+    /// A seeded stream of this package.
+    Seeded = 4,
+    /// Keyed draws from `seed`: a pure function of (seed, attempt).
+    Keyed = 5,
 }
 
 /// `createBackoff`'s options (and the fluent policy's) as Rust values.
