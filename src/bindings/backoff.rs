@@ -355,8 +355,10 @@ fn draw(
 /// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
 #[inline]
 fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
-    let mut buf = [0u16; 24];
-    let units = match js_integer_text(k, &mut buf) {
+    // SAFETY: the digits' scratch area, borrowed only here, within one draw (nothing it
+    // calls re-enters), and read only as far as `js_integer_text` wrote it.
+    let buf = unsafe { &mut *DIGITS.0.get() };
+    let units = match js_integer_text(k, buf) {
         Some(units) => units,
         None => match super::text(key_len).filter(|_| key_len > 0) {
             Some(units) => units,
@@ -368,6 +370,11 @@ fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64
     };
     Some(scale(lo, hi, Sfc32::from_words(prefix.update_units(units).finish()).next()))
 }
+
+/// Scratch of [`keyed`]: the text of an integer key, written by `js_integer_text` and read
+/// within the same draw (nothing in it is read by a later one). A static rather than a
+/// local buffer: no zeroing and no stack frame in the draw.
+static DIGITS: Static<[u16; 24]> = Static::new([0; 24]);
 
 /// The draw of kind `kind` in `[lo, hi]`: the stand-in draws of [`bounds`], or the
 /// JavaScript source's (unchecked). Kept out of line so that the delay's draw `match`,
