@@ -31,18 +31,26 @@ pub const BACKOFF_NAMES: &str = crate::core::wording::text(T::BackoffNames);
 
 pub use crate::boundary::{REGISTER_LEN, SIGIL_DELAY, arg, kind::KEY_TEXT, rec, source};
 
-/// The policy area: the compiled policy a call reads (the wrapper writes the policy's
+/// The policy area — the compiled policy a call reads (the wrapper writes the policy's
 /// record there before each [`delay`], [`waits`], [`bounds`] or [`total_bounds`]), or the
-/// one [`compile`] and Sigil's schedule answer.
-static AREA: Static<[f64; REGISTER_LEN]> = Static::new([0.0; REGISTER_LEN]);
+/// one [`compile`] and Sigil's schedule answer — and the step input [`compile`] reads.
+static AREAS: Static<Areas> = Static::new(Areas { area: [0.0; REGISTER_LEN], steps: [0.0; 2 * MAX_STEPS] });
 
-/// The steps [`compile`] reads: step `i` as its tag and number at `2 * i` and `2 * i + 1`.
-static STEP_INPUT: Static<[f64; 2 * MAX_STEPS]> = Static::new([0.0; 2 * MAX_STEPS]);
+/// The policy area and the step input in one static, in that order: the policy area's
+/// header, which much of the code addresses, then sits low in memory (its addresses are
+/// two-byte constants), with the step input above it.
+#[repr(C)]
+struct Areas {
+    /// The policy area ([`REGISTER_LEN`] doubles, layout [`rec`]).
+    area: [f64; REGISTER_LEN],
+    /// The steps [`compile`] reads: step `i` as its tag and number at `2 * i` and `2 * i + 1`.
+    steps: [f64; 2 * MAX_STEPS],
+}
 
 /// Address of the policy area ([`REGISTER_LEN`] doubles, layout [`rec`]).
 #[wasm_bindgen(js_name = policyArea)]
 pub fn policy_area() -> u32 {
-    AREA.0.get() as u32
+    AREAS.0.get() as u32
 }
 
 /// [`policy_area`] (the name the wasm tests use).
@@ -53,12 +61,13 @@ pub fn register() -> u32 {
 /// Address of the steps [`compile`] reads (`2 * MAX_STEPS` doubles: a tag and a number each).
 #[wasm_bindgen(js_name = stepInput)]
 pub fn step_input() -> u32 {
-    STEP_INPUT.0.get() as u32
+    // SAFETY: only the field's address is taken (no reference is kept).
+    unsafe { core::ptr::addr_of!((*AREAS.0.get()).steps) as u32 }
 }
 
 /// Writes `values` into the policy area from slot `at` on.
 pub(crate) fn set(at: usize, values: &[f64]) {
-    AREA.with(|r| r.iter_mut().skip(at).zip(values).for_each(|(slot, v)| *slot = *v));
+    AREAS.with(|a| a.area.iter_mut().skip(at).zip(values).for_each(|(slot, v)| *slot = *v));
 }
 
 /// Slot `i` of the policy area (for the wasm tests; NaN out of range).
@@ -67,7 +76,7 @@ pub fn register_slot(i: usize) -> f64 {
 }
 
 fn get(i: usize) -> f64 {
-    AREA.with(|r| r.get(i).copied().unwrap_or(f64::NAN))
+    AREAS.with(|a| a.area.get(i).copied().unwrap_or(f64::NAN))
 }
 
 // The host's draw: calls the JavaScript source `from` (a per-call context of
@@ -193,7 +202,7 @@ fn area() -> &'static [f64; REGISTER_LEN] {
     // a compile within its call. A call made from a JavaScript source's draw rewrites it
     // meanwhile: [`run`] reads the policy (its steps included) before its first draw, and
     // [`waits`] runs one delay per call for such a policy.
-    unsafe { &*AREA.0.get() }
+    unsafe { &(*AREAS.0.get()).area }
 }
 
 /// The compiled policy in the area `r` (inlined where it is used: the delay path builds it
@@ -430,8 +439,9 @@ pub fn compile(fluent: bool) -> u32 {
             let n = get(rec::STEPS) as u32;
             for i in 0..n {
                 let at = 2 * i as usize;
-                let (tag, x) = STEP_INPUT
-                    .with(|s| (s.get(at).copied().unwrap_or(0.0), s.get(at + 1).copied().unwrap_or(f64::NAN)));
+                let (tag, x) = AREAS.with(|a| {
+                    (a.steps.get(at).copied().unwrap_or(0.0), a.steps.get(at + 1).copied().unwrap_or(f64::NAN))
+                });
                 ok_status(compile_step(tag as u32, x, i))?;
             }
         }
