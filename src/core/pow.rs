@@ -201,10 +201,17 @@ pub fn pow(x: f64, y: f64) -> f64 {
         return f64::INFINITY;
     }
     let x = Power::of(x);
-    // A power of two (factor 2, every Sigil curve) to a whole power: exact.
-    if x.d.hi == 0.0 && y == y.floor() {
-        return Power { d: x.d, e: x.e * y.min(2048.0) as i64 }.to_f64();
-    }
+    // A power of two (factor 2, every Sigil curve) to a whole power: exact. Both ways end
+    // in the one rounding of `to_f64`.
+    let p = if x.d.hi == 0.0 && y == y.floor() { Power { d: x.d, e: x.e * y.min(2048.0) as i64 } } else { power(x, y) };
+    p.to_f64()
+}
+
+/// `x^y` as a [`Power`] for a finite `x > 1` that is no power of two or a fractional `y`,
+/// `0 < y < 2^62`: the whole part by left-to-right binary exponentiation, the fractional
+/// part by iterated square roots.
+#[inline(always)]
+fn power(x: Power, y: f64) -> Power {
     // x^n, n = floor(y), by left-to-right binary exponentiation.
     let n = y.floor() as u64;
     let (mut p, mut bit) = if n == 0 { (Power { d: Dd::new(0.0), e: 0 }, 0) } else { (x, 63 - n.leading_zeros()) };
@@ -231,7 +238,7 @@ pub fn pow(x: f64, y: f64) -> f64 {
         }
         i += 1;
     }
-    p.to_f64()
+    p
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
