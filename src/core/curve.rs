@@ -67,11 +67,12 @@ impl Curve {
     /// `0 * Infinity = NaN` for astronomically large attempts; -0 when the base (or, for
     /// a growing curve, the ceiling) is -0, as the original's `Math.min` gives it.
     pub fn at(&self, n: f64) -> f64 {
-        match self.growth {
-            Growth::Exponential => self.grow(pow(self.factor, n - 1.0)),
-            Growth::Linear => self.grow(n),
-            Growth::Constant => self.base,
-        }
+        let multiplier = match self.growth {
+            Growth::Exponential => pow(self.factor, n - 1.0),
+            Growth::Linear => n,
+            Growth::Constant => return self.base,
+        };
+        self.grow(multiplier)
     }
 
     #[inline]

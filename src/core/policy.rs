@@ -153,19 +153,19 @@ impl Policy<'_> {
         if n == 0.0 {
             return Some(0.0);
         }
-        if self.jitter == Jitter::Decorrelated && self.steps.is_empty() {
+        let v = if self.jitter == Jitter::Decorrelated && self.steps.is_empty() {
             let c = self.curve;
-            return decorrelated(c.base, c.cap, self.cap, n, settles, |k, lo, hi| draw(k, lo, hi).ok_or(()))
-                .ok()
-                .map(|v| self.hold(v));
-        }
-        let d = self.nominal(attempt)?;
-        if !self.jitter.draws(d) {
-            return Some(d);
-        }
-        let (lo, hi) = self.draw_range(d);
-        let x = draw(attempt, lo, hi)?;
-        Some(self.hold(self.jitter.finish(d, x)))
+            decorrelated(c.base, c.cap, self.cap, n, settles, |k, lo, hi| draw(k, lo, hi).ok_or(())).ok()?
+        } else {
+            let d = self.nominal(attempt)?;
+            if !self.jitter.draws(d) {
+                return Some(d);
+            }
+            let (lo, hi) = self.draw_range(d);
+            let x = draw(attempt, lo, hi)?;
+            self.jitter.finish(d, x)
+        };
+        Some(self.hold(v))
     }
 
     /// `(nominal, min, max)`: every result of [`Policy::delay_with`] for
