@@ -157,13 +157,15 @@ impl Policy<'_> {
             let c = self.curve;
             decorrelated(c.base, c.cap, self.cap, n, settles, |k, lo, hi| draw(k, lo, hi).ok_or(())).ok()?
         } else {
+            // Without a draw, `d` (which `nominal` holds to the cap) passes `hold` unchanged.
             let d = self.nominal(attempt)?;
-            if !self.jitter.draws(d) {
-                return Some(d);
+            if self.jitter.draws(d) {
+                let (lo, hi) = self.draw_range(d);
+                let x = draw(attempt, lo, hi)?;
+                self.jitter.finish(d, x)
+            } else {
+                d
             }
-            let (lo, hi) = self.draw_range(d);
-            let x = draw(attempt, lo, hi)?;
-            self.jitter.finish(d, x)
         };
         Some(self.hold(v))
     }
