@@ -8,8 +8,7 @@
 //! [`policy_area`]; a seeded stream's four words in the stream area,
 //! `random::stream_state`; the text of a seed or key in the text buffer; a
 //! curve's fields and a stream's words given to [`delay_curve`] as arguments,
-//! which it writes into the stream area and the key prefix's slots of the policy
-//! area itself), takes a JavaScript draw source
+//! which it writes into the stream area itself), takes a JavaScript draw source
 //! as an argument, and returns its result (a number, the result slots, the
 //! policy area for a compile, the stream area for a seeded stream's words after
 //! its draws). Nothing one call leaves in memory is read by another: every input
@@ -200,10 +199,9 @@ const _: () = assert!(LOW > source::FUNCTION && LOW > source::FLOAT && LOW > sou
 #[inline(always)]
 fn area() -> &'static [f64; REGISTER_LEN] {
     // SAFETY: a shared view of the area, which only the JS wrapper writes between calls, and
-    // a compile, Sigil or [`delay_curve`] (the key prefix) within its call. A call made from
-    // a JavaScript source's draw rewrites it meanwhile: [`run`] reads the policy (its steps
-    // included) before its first draw, a keyed draw (which calls no JavaScript) reads the
-    // key prefix, and [`waits`] runs one delay per call for such a policy.
+    // a compile within its call. A call made from a JavaScript source's draw rewrites it
+    // meanwhile: [`run`] reads the policy (its steps included) before its first draw, and
+    // [`waits`] runs one delay per call for such a policy.
     unsafe { &(*AREAS.0.get()).area }
 }
 
@@ -226,15 +224,14 @@ fn policy(r: &'static [f64; REGISTER_LEN]) -> Policy<'static> {
 /// ([`OWN`]: the policy's source, JavaScript's through `from`; else a stand-in of
 /// [`bounds`]), shared by [`delay_from`], [`waits`], Sigil's `sigil` and [`bounds`]: the
 /// area's fields handed to [`compose`]. Everything it reads of the area is read before
-/// its first draw, but for the key prefix ([`rec::KEY`]), which keyed draws read (no
-/// JavaScript runs between them). NaN when it stops (a bad JavaScript draw, or the key
-/// text needed).
+/// its first draw. NaN when it stops (a bad JavaScript draw, or the key text needed).
 #[inline(never)]
 pub(crate) fn run(attempt: f64, key_len: u32, draws: u32, from: &JsValue) -> f64 {
     let r = area();
     let steps = (r[rec::STEPS] as usize).min(MAX_STEPS);
     let src = if draws == OWN { r[rec::SOURCE] as u32 } else { draws };
     let jitter = if draws == PLAIN { 0 } else { r[rec::JITTER] as u32 };
+    let word = |i: usize| r[rec::KEY + i] as u32;
     compose(
         attempt,
         r[rec::GROWTH],
@@ -248,6 +245,10 @@ pub(crate) fn run(attempt: f64, key_len: u32, draws: u32, from: &JsValue) -> f64
         r.get(rec::HEADER..rec::HEADER + steps).unwrap_or(&[]),
         src,
         r[rec::SIGIL] == 1.0,
+        word(0),
+        word(1),
+        word(2),
+        word(3),
         key_len,
         from,
     )
@@ -257,9 +258,8 @@ pub(crate) fn run(attempt: f64, key_len: u32, draws: u32, from: &JsValue) -> f64
 /// source, handed over as arguments instead of a record in the policy area: the record's
 /// fields [`rec::GROWTH`] to [`rec::SOURCE`] in that order, then four words — a seeded
 /// stream's state ([`source::SEEDED`]: answered, advanced, in the stream area) or the key
-/// prefix of keyed draws ([`rec::KEY`], written there for [`keyed`]). NaN with [`KEY_TEXT`]
-/// recorded when a keyed draw needs `String(attempt)` (the wrapper then calls [`delay`]
-/// with the record).
+/// prefix of keyed draws ([`rec::KEY`]). NaN with [`KEY_TEXT`] recorded when a keyed draw
+/// needs `String(attempt)` (the wrapper then calls [`delay`] with the record).
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = delayCurve)]
 pub fn delay_curve(
@@ -279,13 +279,12 @@ pub fn delay_curve(
     w3: u32,
 ) -> f64 {
     super::random::set_stream(Sfc32::from_words([w0, w1, w2, w3]));
-    set(rec::KEY, &[w0, w1, w2, w3].map(f64::from));
-    compose(attempt, growth, base, factor, max, cap, free, jitter, fraction, &[], src, false, 0, &NONE)
+    compose(attempt, growth, base, factor, max, cap, free, jitter, fraction, &[], src, false, w0, w1, w2, w3, 0, &NONE)
 }
 
 /// The composition of a policy — the record's fields ([`rec`]) and its steps — with the
-/// draws of source `src` (a [`source`] code, or a stand-in of [`bounds`]; keyed draws
-/// take the key prefix from the policy area, [`rec::KEY`]): the one copy in the wasm,
+/// draws of source `src` (a [`source`] code, or a stand-in of [`bounds`]) and the key
+/// prefix `k0`..`k3` ([`rec::KEY`]): the one copy in the wasm,
 /// shared by [`run`] and [`delay_curve`], the draw's `match` inlined into it. NaN when it
 /// stops.
 #[allow(clippy::too_many_arguments)]
@@ -303,6 +302,10 @@ fn compose(
     steps: &[f64],
     src: u32,
     sigil: bool,
+    k0: u32,
+    k1: u32,
+    k2: u32,
+    k3: u32,
     key_len: u32,
     from: &JsValue,
 ) -> f64 {
@@ -313,6 +316,7 @@ fn compose(
         free,
         jitter: Jitter::from_code(jitter, fraction).unwrap_or(Jitter::None),
     };
+    let key = SeedHash::from_words([k0, k1, k2, k3]);
     let mut stopped = false;
     // `settles` through `black_box`: `src` is invariant in the decorrelated loop, and LLVM
     // would otherwise unswitch the loop into two copies.
@@ -320,7 +324,7 @@ fn compose(
         attempt,
         move || core::hint::black_box(src) >= LOW,
         |k, lo, hi| {
-            let x = draw(src, sigil, from, key_len, k, lo, hi, &mut stopped);
+            let x = draw(src, sigil, key, from, key_len, k, lo, hi, &mut stopped);
             if stopped { None } else { Some(x) }
         },
     )
@@ -332,10 +336,20 @@ fn compose(
 /// no `Option` goes through memory.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn draw(src: u32, sigil: bool, from: &JsValue, key_len: u32, k: f64, lo: f64, hi: f64, stop: &mut bool) -> f64 {
+fn draw(
+    src: u32,
+    sigil: bool,
+    key: SeedHash,
+    from: &JsValue,
+    key_len: u32,
+    k: f64,
+    lo: f64,
+    hi: f64,
+    stop: &mut bool,
+) -> f64 {
     let x = match src {
         source::SEEDED => Some(super::random::draw_float(lo, hi)),
-        source::KEYED => keyed(k, lo, hi, key_len),
+        source::KEYED => keyed(key, k, lo, hi, key_len),
         kind => host(kind, sigil, from, lo, hi).ok(),
     };
     x.unwrap_or_else(|| {
@@ -345,14 +359,11 @@ fn draw(src: u32, sigil: bool, from: &JsValue, key_len: u32, k: f64, lo: f64, hi
 }
 
 /// The keyed draw for key `k` (the attempt, or the decorrelated step) under the key
-/// prefix in the policy area ([`rec::KEY`]), scaled into `[lo, hi]`: the first draw of the stream seeded
+/// prefix `prefix`, scaled into `[lo, hi]`: the first draw of the stream seeded
 /// `"<seed> <k>"`. `None` with [`KEY_TEXT`] recorded when only JavaScript can write
 /// `String(k)` and `key_len` is 0 (the wrapper then writes it and calls again).
 #[inline]
-fn keyed(k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
-    let r = area();
-    let word = |i: usize| r[rec::KEY + i] as u32;
-    let prefix = SeedHash::from_words([word(0), word(1), word(2), word(3)]);
+fn keyed(prefix: SeedHash, k: f64, lo: f64, hi: f64, key_len: u32) -> Option<f64> {
     // SAFETY: the digits' scratch area, borrowed only here, within one draw (nothing it
     // calls re-enters), and read only as far as `js_integer_text` wrote it.
     let buf = unsafe { &mut *DIGITS.0.get() };
