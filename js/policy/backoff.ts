@@ -176,11 +176,11 @@ function blank(): Values {
  */
 function valuesOf(options: object): Values {
   if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-  const v = blank();
+  let name: string | undefined;
   try {
     for (const key in options) {
       if (!isBackoffOption(key)) {
-        v[BACKOFF_NAME] = key;
+        name = key;
         break;
       }
     }
@@ -189,12 +189,11 @@ function valuesOf(options: object): Values {
     throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
   }
   try {
-    readBackoffOptions(options as Record<string, unknown>, v);
+    return readBackoffOptions(options as Record<string, unknown>, name);
   } catch (e) {
     // A getter that throws: named as such, with what it threw as the `cause`.
     throw invalid(TYPE, "options", "an object whose options can be read", options, e);
   }
-  return v;
 }
 
 /**
