@@ -33,7 +33,7 @@ export const TREES = ["esm", "node", "cjs", "workerd"];
  * extension and name, so each ESM file sits beside its Workers twin; gzip shares their bytes
  * only while a file is under its 32 KB window, so no chunk of those trees may grow past ~31 KB.
  */
-export const TARBALL_BUDGET_BYTES = 159_000;
+export const TARBALL_BUDGET_BYTES = 161_800;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
  * bytes, so growth fails `npm test`: what the entry point reached when its budget was set,
@@ -68,7 +68,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * base.js of the node and CommonJS trees, and its chunks in the ESM trees; the node tree with the JavaScript build,
  * which it imports statically, and the wasm as base64 at the end of its lib.js).
  */
-export const TREE_BUDGET_GZIP = { esm: 40_300, node: 44_300, cjs: 35_400, workerd: 39_900 };
+export const TREE_BUDGET_GZIP = { esm: 40_400, node: 44_400, cjs: 35_400, workerd: 39_900 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -12,8 +12,8 @@
  */
 import { wasmExports } from "./wasm.js";
 import type { InitOutput } from "./backoff_wasm.js";
-import { num, tag } from "./tags.js";
-import { MAX_STEPS, REC_HEADER, REC_STEPS, REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TEXT_CAPACITY } from "./boundary.js";
+import { tag } from "./tags.js";
+import { MAX_STEPS, REC_HEADER, REC_STEPS, REGISTER_LEN, SLOT_COUNT, SLOT_INPUT, TAG_NUMBER, TEXT_CAPACITY } from "./boundary.js";
 
 export { num, tag } from "./tags.js";
 export { duration, durationMs } from "./duration-text.js";
@@ -93,9 +93,19 @@ export function putTag(s: Float64Array, field: number, t: number, x: number): vo
   s[SLOT_INPUT + 2 * field + 1] = x;
 }
 
-/** {@link put} of a field its table says crosses as a number: `v`'s tag and `v`, or `NaN` for a non-number. */
+/**
+ * {@link put} of a field its table says crosses as a number: the tag and the number when `v`
+ * is a number (one `typeof`, no {@link tag} call), else `v`'s tag and `NaN`.
+ */
 export function putNumber(s: Float64Array, field: number, v: unknown): void {
-  putTag(s, field, tag(v), num(v));
+  const at = SLOT_INPUT + 2 * field;
+  if (typeof v === "number") {
+    s[at] = TAG_NUMBER;
+    s[at + 1] = v;
+  } else {
+    s[at] = tag(v);
+    s[at + 1] = NaN;
+  }
 }
 
 /** Its address: short text is written there without a call. */

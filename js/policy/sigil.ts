@@ -15,7 +15,7 @@ import { drawsFrom } from "../engine/draw.js";
 import {
   ERR_ARG, ERR_KIND, KIND_KEY_TEXT, REC_HEADER, SIGIL_ATTEMPT, SIGIL_ATTEMPTS, SIGIL_BASE, SIGIL_BASE_DELAY_MS, SIGIL_DELAY, SIGIL_DRAW,
   SIGIL_JITTER, SIGIL_MAX, SIGIL_MAX_ATTEMPTS, SIGIL_MAX_DELAY_MS, SIGIL_NAME, SIGIL_OPTIONS as SIGIL_OPTIONS_FIELD,
-  SIGIL_RANDOM, SIGIL_SEED, REC_SOURCE, SOURCE_KEYED, TAG_STRING, TAG_UNDEFINED,
+  SIGIL_RANDOM, SIGIL_SEED, REC_SOURCE, SOURCE_KEYED, TAG_FUNCTION, TAG_STRING, TAG_UNDEFINED,
 } from "../engine/boundary.js";
 
 export { SigilError, type SigilErrorCode };
@@ -184,8 +184,8 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   putNumber(s, SIGIL_BASE, base);
   putNumber(s, SIGIL_MAX, max);
   putNumber(s, SIGIL_JITTER, jitter);
-  putTag(s, SIGIL_RANDOM, tag(random), stream !== undefined ? 1 : 0);
-  putTag(s, SIGIL_SEED, tag(seed), seedLen);
+  putTag(s, SIGIL_RANDOM, typeof random === "function" ? TAG_FUNCTION : tag(random), stream !== undefined ? 1 : 0);
+  putTag(s, SIGIL_SEED, seed === undefined ? TAG_UNDEFINED : tag(seed), seedLen);
   putNumber(s, SIGIL_ATTEMPTS, attempts);
   // A `seededRandom`'s stream and keyed draws (a `seed`) are drawn in wasm: no JavaScript source to
   // hand over, so the call that takes none (with `seed` and `random` both given it fails before a
