@@ -68,7 +68,7 @@ export const APP_BUNDLE_BUDGET_DEFAULT = 12_000;
  * base.js of the node and CommonJS trees, and its chunks in the ESM trees; the node tree with the JavaScript build,
  * which it imports statically, and the wasm as base64 at the end of its lib.js).
  */
-export const TREE_BUDGET_GZIP = { esm: 40_400, node: 44_400, cjs: 35_400, workerd: 39_900 };
+export const TREE_BUDGET_GZIP = { esm: 40_400, node: 44_400, cjs: 35_400, workerd: 40_000 };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -95,7 +95,7 @@ export const FUNCTION_BUNDLES = [
     label: 'import { retry, Backoff } from "backoff-wasm"',
     code: (f) => `import { retry, Backoff } from ${f(".")}; export const run = (fn) => retry(fn, Backoff.exponential(100).cap(5000).jitter("full").maxAttempts(4));`,
     goal: 8_500,
-    budget: 15_700,
+    budget: 15_800,
   },
   {
     label: 'import { fetchWithRetry } from "backoff-wasm/retry"',

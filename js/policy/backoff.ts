@@ -11,7 +11,7 @@
  * @module
  */
 import { wasm } from "../engine/abi.js";
-import { duration, FUNCTION, num, put, readRecord, slots, stepInput, tag, text, writeRecord } from "../engine/abi.js";
+import { duration, FUNCTION, num, put, readRecord, slots, stepInput, streamWords, tag, text, writeRecord } from "../engine/abi.js";
 import { invalid, RANGE, readable, TYPE } from "../engine/errors.js";
 import { failBackoff as fail, failed, keyedAgain } from "../engine/wasm-errors.js";
 import {
@@ -422,7 +422,11 @@ export class Backoff implements Iterable<number> {
       }
       const d = wasm.delayCurve(attempt, r[0] as number, r[1] as number, r[2] as number, r[3] as number, r[4] as number,
         r[5] as number, r[6] as number, r[7] as number, r[8] as number, w[0] as number, w[1] as number, w[2] as number, w[3] as number);
-      takeStream(w);
+      const at = streamWords();
+      w[0] = at[0] as number;
+      w[1] = at[1] as number;
+      w[2] = at[2] as number;
+      w[3] = at[3] as number;
       return d;
     }
     writeRecord(r);
