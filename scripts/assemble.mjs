@@ -459,11 +459,12 @@ function importFirst(dir, module) {
 function esmTree(name, loader, { external = [], extra = [], first } = {}) {
   const dir = staged(name, loader);
   const out = join(pkg, "dist", name);
-  buildSync({
+  const built = buildSync({
     ...minified, entryPoints: [...entries, ...extra].map((e) => ({ in: join(dir, `${SOURCES[e]}.js`), out: e })),
     outdir: out, format: "esm", splitting: true, chunkNames: "chunk-[hash]",
-    platform: "neutral", target: "es2022", external: ["node:*", ...external], banner: { js: banner },
+    platform: "neutral", target: "es2022", external: ["node:*", ...external], banner: { js: banner }, mangleCache: esmMangled,
   });
+  Object.assign(esmMangled, built.mangleCache);
   for (const f of readdirSync(out).filter((f) => f.endsWith(".js"))) {
     writeFileSync(join(out, f), unsplitStrings(readFileSync(join(out, f), "utf8")));
   }
@@ -472,6 +473,14 @@ function esmTree(name, loader, { external = [], extra = [], first } = {}) {
   canonicalChunkNames(out);
   return out;
 }
+
+/**
+ * The short names `mangleProps` gave the internal properties of the trees {@link esmTree} built so
+ * far, given to the next one: a property has the same short name in the esm and workerd trees, so
+ * a chunk with the same code in both is the same text (and has the same name,
+ * {@link canonicalChunkNames}).
+ */
+const esmMangled = {};
 
 /**
  * Entry points that load no wasm: the node and CommonJS trees' files of them re-export from

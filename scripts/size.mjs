@@ -33,7 +33,7 @@ export const TREES = ["esm", "node", "cjs", "workerd"];
  * extension and name, so each ESM file sits beside its Workers twin; gzip shares their bytes
  * only while a file is under its 32 KB window, so no chunk of those trees may grow past ~31 KB.
  */
-export const TARBALL_BUDGET_BYTES = 162_600;
+export const TARBALL_BUDGET_BYTES = 161_800;
 /**
  * Budgets of an application bundle (esbuild, browser, minified) per entry point, gzip
  * bytes, so growth fails `npm test`: what the entry point reached when its budget was set,

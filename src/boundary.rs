@@ -407,7 +407,7 @@ pub fn typescript() -> String {
     // Sigil's option names by a `switch` (V8 compares the key with each case by identity: both
     // are internalized strings); createBackoff's by their place in BACKOFF_FIELDS, which its
     // bundle ships anyway (strict equality too, the same comparisons); and the options read by
-    // name, each read an inline cache of its own.
+    // name into an array literal, each read an inline cache of its own.
     let from = BACKOFF_FIELDS.iter().position(|f| f.option).unwrap_or(0);
     let to = from + BACKOFF_FIELDS.iter().filter(|f| f.option).count();
     out.push_str("/** Whether `key` is the name of a `createBackoff` option. */\n");
@@ -427,14 +427,20 @@ pub fn typescript() -> String {
     }
     out.push_str("      return true;\n  }\n  return false;\n}\n");
     out.push_str(
-        "/**\n * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited\n \
-         * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.\n */\n",
+        "/**\n * The values of a `createBackoff` call's fields (`BACKOFF_*`), in field order: every option of\n \
+         * `options` read by its name (a property read, so an inherited option or a getter of a class\n \
+         * counts), in that order, and `name` in the field that is not an option.\n */\n",
     );
-    out.push_str("export function readBackoffOptions(options: Record<string, unknown>, values: unknown[]): void {\n");
-    for (i, f) in BACKOFF_FIELDS.iter().enumerate().filter(|(_, f)| f.option) {
-        out.push_str(&format!("  values[{i}] = options.{};\n", f.name));
-    }
-    out.push_str("}\n");
+    let values: Vec<String> = BACKOFF_FIELDS
+        .iter()
+        .map(|f| if f.option { format!("options.{}", f.name) } else { "name".to_string() })
+        .collect();
+    out.push_str(&format!(
+        "export function readBackoffOptions(options: Record<string, unknown>, name: string | undefined): \
+         [{}] {{\n  return [{}];\n}}\n",
+        vec!["unknown"; values.len()].join(", "),
+        values.join(", ")
+    ));
     out.push_str(&format!("export const GROWTH_NAMES = [{}] as const;\n", list(&GROWTH_NAMES)));
     out.push_str(&format!("export const JITTER_NAMES = [{}] as const;\n", list(&JITTER_NAMES)));
     // The option names and expected wordings of errors by the id a wasm check records, in two

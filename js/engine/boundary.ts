@@ -111,21 +111,12 @@ export function isSigilOption(key: string): boolean {
   return false;
 }
 /**
- * Reads every `createBackoff` option of `options` by its name (a property read, so an inherited
- * option or a getter of a class counts) into its field (`BACKOFF_*`) of `values`, in field order.
+ * The values of a `createBackoff` call's fields (`BACKOFF_*`), in field order: every option of
+ * `options` read by its name (a property read, so an inherited option or a getter of a class
+ * counts), in that order, and `name` in the field that is not an option.
  */
-export function readBackoffOptions(options: Record<string, unknown>, values: unknown[]): void {
-  values[0] = options.base;
-  values[1] = options.growth;
-  values[2] = options.factor;
-  values[3] = options.max;
-  values[4] = options.cap;
-  values[5] = options.steps;
-  values[6] = options.free;
-  values[7] = options.jitter;
-  values[8] = options.random;
-  values[9] = options.seed;
-  values[10] = options.maxAttempts;
+export function readBackoffOptions(options: Record<string, unknown>, name: string | undefined): [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown] {
+  return [options.base, options.growth, options.factor, options.max, options.cap, options.steps, options.free, options.jitter, options.random, options.seed, options.maxAttempts, name];
 }
 export const GROWTH_NAMES = ["exponential", "linear", "constant"] as const;
 export const JITTER_NAMES = ["full", "equal", "decorrelated"] as const;

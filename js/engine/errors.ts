@@ -61,15 +61,15 @@ export type SigilErrorCode =
  */
 export class SigilError extends Error {
   /** Machine-readable reason; `"invalid_argument"` for every error this package throws. */
-  readonly code: SigilErrorCode;
+  declare readonly code: SigilErrorCode;
 
   /** @param code the reason, e.g. `"invalid_argument"`. @param message what was wrong. */
   constructor(code: SigilErrorCode, message: string) {
     super(message);
     // Set here, not as a class field, so the own keys are the original's, in its order
     // (`code`, then `name`: what `Object.keys` and `JSON.stringify` show).
-    this.name = "SigilError";
     this.code = code;
+    this.name = "SigilError";
     brand(this, SIGIL_BRAND);
   }
 

@@ -176,11 +176,11 @@ function blank(): Values {
  */
 function valuesOf(options: object): Values {
   if (options === null || typeof options !== "object") throw invalid(TYPE, "options", "an object", options);
-  const v = blank();
+  let name: string | undefined;
   try {
     for (const key in options) {
       if (!isBackoffOption(key)) {
-        v[BACKOFF_NAME] = key;
+        name = key;
         break;
       }
     }
@@ -189,12 +189,11 @@ function valuesOf(options: object): Values {
     throw invalid(TYPE, "options", "an object whose keys can be listed", options, e);
   }
   try {
-    readBackoffOptions(options as Record<string, unknown>, v);
+    return readBackoffOptions(options as Record<string, unknown>, name);
   } catch (e) {
     // A getter that throws: named as such, with what it threw as the `cause`.
     throw invalid(TYPE, "options", "an object whose options can be read", options, e);
   }
-  return v;
 }
 
 /**
@@ -634,8 +633,8 @@ function sourceTags(random: unknown): number {
 }
 
 /**
- * A `steps` array read once, before compiling: its length and a plain copy of its first
- * `MAX_STEPS + 1` elements (the length check in wasm sees the true length; no element past
+ * A `steps` array read once, before compiling: `[length, items]`, its length and a plain copy
+ * of its first `MAX_STEPS + 1` elements (the length check in wasm sees the true length; no element past
  * the bound is read). Anything else passes unchanged, for compileCurve to reject.
  */
 function stepsOf(steps: unknown): unknown {
@@ -646,7 +645,7 @@ function stepsOf(steps: unknown): unknown {
     const length = list.length;
     const items = new Array<unknown>(Math.min(length, MAX_STEPS + 1));
     for (let i = 0; i < items.length; i++) items[i] = list[i];
-    return { length_: length, items_: items };
+    return [length, items];
   });
 }
 
@@ -682,7 +681,7 @@ function compile(v: Values, fluent: boolean): number[] {
   let items: unknown[] = [];
   let length: unknown;
   if (tag(steps) === TAG_ARRAY) {
-    ({ length_: length, items_: items } = stepList as { length_: number; items_: unknown[] });
+    [length, items] = stepList as [number, unknown[]];
     const at = stepInput();
     const n = Math.min(items.length, MAX_STEPS);
     for (let i = 0; i < n; i++) {

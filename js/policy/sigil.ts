@@ -118,11 +118,12 @@ function defaultIsPure(): boolean {
 /** `retrySchedule`'s work: validate once, then one wasm call per retry. */
 function schedule(options: RetryScheduleOptions | undefined): number[] {
   // Options are read and validated once; `Math.random` is looked up now.
-  const read: Read = { random_: undefined, stream_: undefined };
+  const read: Read = [];
   const n = sigil(true, undefined, options, Math.random, read);
   // Sigil's compiled policy (no steps), handed to each wait's call with the source read once.
   const rec = readRecord();
-  const { random_: random, stream_: stream } = read;
+  const random = read[0];
+  const stream = read[1] as Words | undefined;
   // n <= 1 000 001 (checked), so the loop is bounded by a count, not a float.
   const out: number[] = [];
   const own = stream !== undefined || rec[REC_SOURCE] === SOURCE_KEYED;
@@ -151,14 +152,8 @@ export function totalRetryWindowMs(options: RetryScheduleOptions | undefined = u
 /** Read in place of options that are not an object (no object is allocated per call; never written). */
 const NO_OPTIONS: Record<string, unknown> = {};
 
-/**
- * What a schedule's `sigil` call read: the draw source and a `seededRandom`'s stream (internal
- * names end in `_`: the package's build shortens them, scripts/assemble.mjs).
- */
-interface Read {
-  random_: unknown;
-  stream_: Words | undefined;
-}
+/** What a schedule's `sigil` call read, in this order: the draw source and a `seededRandom`'s stream. */
+type Read = unknown[];
 
 /**
  * Reads the options (only when `options` is an object) and answers with the one `sigil` call:
@@ -180,10 +175,7 @@ function sigil(schedule: boolean, attempt: unknown, options: unknown, fallback: 
   // A `seededRandom` function's draws are taken in wasm; any other function is called.
   const stream = streamOf(random);
   const source = random ?? fallback;
-  if (read !== undefined) {
-    read.random_ = source;
-    read.stream_ = stream;
-  }
+  read?.push(source, stream);
   const seedLen = typeof seed === "string" || typeof seed === "number" ? text(String(seed)) : 0;
   const s = slots();
   putNumber(s, SIGIL_ATTEMPT, attempt);
