@@ -213,7 +213,7 @@ pub fn decorrelated_next(x: f64, cap: f64) -> f64 {
 /// any doubles), not the whole window, and `totalBounds()` of a long schedule
 /// stays linear. Never set for a real source: its draws are counted and ordered.
 /// Asked only when a step left the sleep unchanged (a closure, not a flag: the
-/// wasm build's answers through `core::hint::black_box`, so LLVM does not
+/// wasm build answers it through `core::hint::black_box`, so LLVM does not
 /// unswitch the loop into two copies).
 pub fn decorrelated<E>(
     base: f64,
